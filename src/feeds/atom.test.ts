@@ -36,6 +36,24 @@ describe('renderAtomFeed', () => {
     expect(htmlReviewText(entry.content?.text ?? '')).toBe('abcdefgh');
   });
 
+  it('keeps entity-shaped text literal in every element and attribute (xmlbuilder2#117)', () => {
+    const odd = 'R&amp;D &nbsp; &#1; &#38; &lt;b&gt;';
+    const review = makeReview({
+      id: 'odd',
+      date: '2024-01-01',
+      title: odd,
+      author: { name: odd, location: null },
+      mentions: { technicians: [{ id: 't', name: odd }], services: [], service_areas: [] },
+    });
+    const xml = renderAtomFeed(makeView([review], { ...FIXTURE_BUSINESS, name: odd }));
+    expect(wellFormedProblems(xml)).toEqual([]);
+    const { feed, entries } = parseAtom(xml);
+    expect(feed.authorNames).toEqual([odd]);
+    expect(entries[0]!.title?.text).toBe(odd);
+    expect(entries[0]!.authorNames).toEqual([odd]);
+    expect(entries[0]!.categories).toEqual(['rating:5', odd]);
+  });
+
   it('parses with rss-parser: 50 entries with unique ids', async () => {
     const f = await new RssParser().parseString(renderAtomFeed(big));
     expect(f.items).toHaveLength(50);

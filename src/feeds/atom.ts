@@ -26,7 +26,7 @@ const GENERATOR = 'Review Data Service';
 
 /**
  * The 50 newest published reviews as an Atom 1.0 feed (RFC 4287; contract §4). Pure: the same view gives
- * the same bytes. xmlbuilder2 escapes markup; characters XML 1.0 cannot carry are removed before that.
+ * the same bytes. Every string reaches xmlbuilder2 through `add`, so none skips `clean` below.
  */
 export function renderAtomFeed(view: PublishedView): string {
   const reviews = feedReviews(view);
