@@ -1,0 +1,61 @@
+import { canonicalJson, sha256Hex } from './canonical-json.js';
+import type { ImportSummary } from './ports.js';
+import { isPublished, type StoredReview } from './review.js';
+
+/** The hash of what a review says, not of when it was written: `updated_at` is left out. */
+export function reviewContentHash(r: IncomingReview): string {
+  const { updated_at: _ignored, ...content } = r;
+  return sha256Hex(canonicalJson(content));
+}
+
+/** A review as an import gives it: `updated_at` may be absent (the import then stamps it). */
+export type IncomingReview = Omit<StoredReview, 'updated_at'> & { updated_at?: string | undefined };
+
+export interface ExistingRow {
+  content_hash: string;
+  updated_at: string;
+}
+
+export interface ImportPlan {
+  /** Rows to write, with their content hash and the updated_at they get. */
+  writes: { review: StoredReview; content_hash: string; isNew: boolean }[];
+  deletes: string[];
+  summary: Omit<ImportSummary, 'business'>;
+}
+
+/**
+ * Decides what an import changes (contract §3): upsert by id; a record whose content is unchanged
+ * keeps its stored `updated_at`, so re-importing an export is a no-op; `replace` deletes the rest.
+ */
+export function planImport(
+  existing: ReadonlyMap<string, ExistingRow>,
+  incoming: readonly IncomingReview[],
+  replace: boolean,
+  now: string,
+): ImportPlan {
+  const writes: ImportPlan['writes'] = [];
+  let added = 0;
+  let updated = 0;
+  let unchanged = 0;
+  let unpublished = 0;
+  const seen = new Set<string>();
+  for (const review of incoming) {
+    seen.add(review.id);
+    if (!isPublished(review)) unpublished++;
+    const hash = reviewContentHash(review);
+    const old = existing.get(review.id);
+    if (!old) {
+      added++;
+      writes.push({ review: { ...review, updated_at: review.updated_at || now }, content_hash: hash, isNew: true });
+    } else if (old.content_hash === hash) {
+      unchanged++;
+    } else {
+      updated++;
+      // A changed record is newer than its stored version, whatever the file says.
+      const stamp = review.updated_at && Date.parse(review.updated_at) > Date.parse(old.updated_at) ? review.updated_at : now;
+      writes.push({ review: { ...review, updated_at: stamp }, content_hash: hash, isNew: false });
+    }
+  }
+  const deletes = replace ? [...existing.keys()].filter((id) => !seen.has(id)) : [];
+  return { writes, deletes, summary: { added, updated, unchanged, deleted: deletes.length, unpublished } };
+}

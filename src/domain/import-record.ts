@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { BusinessSchema, CatalogIdSchema } from './business.js';
+import { DateSchema, TimestampSchema } from './dates.js';
+import { ReviewIdSchema } from './review.js';
+
+/**
+ * A mention list in an import record: catalog ids (contract §3), or the `{id, name}` objects that
+ * `export` writes, so that an export can be imported again unchanged.
+ */
+const MentionListSchema = z
+  .array(z.union([CatalogIdSchema, z.object({ id: CatalogIdSchema, name: z.string().optional() })]))
+  .transform((xs) => xs.map((x) => (typeof x === 'string' ? x : x.id)));
+
+const nullableString = z.string().nullable().optional();
+
+/** One review as an import file gives it (contract §3): optional fields may be absent. */
+export const ImportReviewSchema = z.object({
+  id: ReviewIdSchema,
+  date: DateSchema,
+  rating: z.int().min(1).max(5),
+  title: nullableString,
+  text: z.string().default(''),
+  language: nullableString,
+  author: z.object({ name: z.string().min(1), location: nullableString }),
+  source: z.object({ platform: z.string().min(1), url: nullableString }).default({ platform: 'website', url: null }),
+  verified: z.boolean().optional(),
+  hidden: z.boolean().default(false),
+  mentions: z
+    .object({
+      technicians: MentionListSchema.optional(),
+      services: MentionListSchema.optional(),
+      service_areas: MentionListSchema.optional(),
+    })
+    .optional(),
+  response: z.object({ text: z.string(), date: DateSchema.nullable().optional() }).nullable().optional(),
+  updated_at: TimestampSchema.optional(),
+});
+export type ImportReview = z.infer<typeof ImportReviewSchema>;
+
+/** A dataset document as an import file gives it: `business` and/or `reviews`. */
+export const ImportDocumentSchema = z.object({
+  business: BusinessSchema.optional(),
+  reviews: z.array(z.unknown()).optional(),
+});

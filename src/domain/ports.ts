@@ -1,0 +1,44 @@
+import type { Business } from './business.js';
+import type { IncomingReview } from './import-plan.js';
+import type { StoredReview } from './review.js';
+
+/** Everything the store holds of the published data, read in one consistent transaction. */
+export interface DatasetState {
+  business: Business | null;
+  businessUpdatedAt: string | null;
+  reviews: StoredReview[];
+  /** The change counter at the time of the read. */
+  version: number;
+}
+
+export interface ImportInput {
+  business?: Business;
+  reviews: IncomingReview[];
+  /** Make the stored set equal to `reviews`: others are deleted (contract §3 `--replace`). */
+  replace: boolean;
+}
+
+export interface ImportSummary {
+  added: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  /** Records of the file that are stored but never served (unverified or hidden). */
+  unpublished: number;
+  business: 'added' | 'updated' | 'unchanged' | 'absent';
+}
+
+/**
+ * The review data port (style.md: the core owns the port, each database implements it). Every
+ * method is async and transactional so SQLite and PostgreSQL can both satisfy it.
+ */
+export interface ReviewStore {
+  /** A counter that grows with every committed change; polled to notice other processes' writes. */
+  version(): Promise<number>;
+  load(): Promise<DatasetState>;
+  business(): Promise<Business | null>;
+  /** True when nothing was ever imported: no business and no reviews. */
+  isEmpty(): Promise<boolean>;
+  /** Applies an import atomically: all of it or, on any error, nothing. */
+  applyImport(input: ImportInput, onProgress?: (done: number, total: number) => void): Promise<ImportSummary>;
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { DateSchema } from './dates.js';
+import { toIssues, type Issue } from './errors.js';
+
+export const SORTS = ['newest', 'oldest', 'highest', 'lowest'] as const;
+export type Sort = (typeof SORTS)[number];
+
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 100;
+
+/** A message that names the parameter and what it accepts, whatever the value was. */
+function msg(name: string, expected: string) {
+  return { error: (issue: { input?: unknown }) => `${name} must be ${expected} (got ${JSON.stringify(issue.input)})` };
+}
+const ratingMsg = msg('rating', 'a whole number from 1 to 5');
+const minRatingMsg = msg('min_rating', 'a number from 1 to 5');
+const limitMsg = msg('limit', `a whole number from 1 to ${SEARCH_LIMIT_MAX}`);
+
+/**
+ * The search parameters (spec §4.5, contract §4): one schema for REST validation, the OpenAPI
+ * parameters and the MCP `search_reviews` input, so the transports can never disagree.
+ */
+export const SearchFieldsSchema = z.object({
+  rating: z.int(ratingMsg).min(1, ratingMsg).max(5, ratingMsg).optional().describe('Exact star rating.'),
+  min_rating: z.number(minRatingMsg).min(1, minRatingMsg).max(5, minRatingMsg).optional().describe('Minimum star rating, inclusive.'),
+  since: DateSchema.optional().describe('Only reviews dated on or after this date (YYYY-MM-DD).'),
+  until: DateSchema.optional().describe('Only reviews dated on or before this date (YYYY-MM-DD).'),
+  query: z.string().max(500).optional().describe('Case-insensitive substring of the review title or text.'),
+  mentions_technician: z.string().max(200).optional().describe("A technician's id, name or alias, case-insensitive."),
+  mentions_service: z.string().max(200).optional().describe('A service id.'),
+  limit: z
+    .int(limitMsg)
+    .min(1, limitMsg)
+    .max(SEARCH_LIMIT_MAX, limitMsg)
+    .optional()
+    .describe(`Maximum number of reviews returned (default ${SEARCH_LIMIT_DEFAULT}).`),
+  sort: z
+    .enum(SORTS, msg('sort', `one of ${SORTS.join(', ')}`))
+    .optional()
+    .describe('Result order (default newest).'),
+  cursor: z.string().max(1000).optional().describe('Opaque cursor from a previous next_cursor, for the next page.'),
+});
+
+/** The fields plus the rules that span them. */
+export const SearchParamsSchema = SearchFieldsSchema.superRefine((p, ctx) => {
+  if (p.since !== undefined && p.until !== undefined && p.since > p.until) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['since'],
+      message: `since (${p.since}) is after until (${p.until})`,
+    });
+  }
+});
+export type SearchParams = z.infer<typeof SearchParamsSchema>;
+
+/** The filters a search applied, echoed back in its response. */
+export const FILTER_KEYS = ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service'] as const;
+
+const NUMERIC_KEYS = new Set(['rating', 'min_rating', 'limit']);
+// Plain decimal notation only: "1e2", "0x10", " 5" and "" are not numbers a person types in a URL.
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/**
+ * Reads the search parameters from a parsed query string. Contract §4: an empty value counts as
+ * absent, a repeated parameter is invalid, unknown parameters are ignored, every problem is listed.
+ */
+export function parseSearchQuery(raw: Record<string, unknown>): ParseResult<SearchParams> {
+  const issues: Issue[] = [];
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(SearchFieldsSchema.shape)) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      issues.push({
+        path: [key],
+        code: 'repeated_parameter',
+        message: `${key} is given ${value.length} times; give it once`,
+      });
+      continue;
+    }
+    if (typeof value !== 'string' || value === '') continue;
+    if (NUMERIC_KEYS.has(key)) {
+      input[key] = DECIMAL.test(value) ? Number(value) : value;
+    } else {
+      input[key] = value;
+    }
+  }
+  const parsed = SearchParamsSchema.safeParse(input);
+  if (!parsed.success) issues.push(...toIssues(parsed.error));
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: parsed.success ? parsed.data : {} };
+}
+
+/** Validates MCP `search_reviews` arguments (JSON numbers) with the same schema and issue format. */
+export function parseSearchArguments(args: unknown): ParseResult<SearchParams> {
+  const parsed = SearchParamsSchema.safeParse(args ?? {});
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: toIssues(parsed.error) };
+}

@@ -1,0 +1,32 @@
+/** Every absolute URL the service prints, derived from BASE_URL (contract §1). */
+export interface ServiceUrls {
+  base: string;
+  reviewsJson: string;
+  insightsJson: string;
+  feedJson: string;
+  feedXml: string;
+  search: string;
+  since: string;
+  openapi: string;
+  mcp: string;
+  hub: string;
+  /** The permalink of one review: GET /api/reviews/{id} (contract §4). */
+  review(id: string): string;
+}
+
+export function createServiceUrls(baseUrl: string): ServiceUrls {
+  const base = baseUrl.replace(/\/+$/, '');
+  return {
+    base,
+    reviewsJson: `${base}/reviews.json`,
+    insightsJson: `${base}/insights.json`,
+    feedJson: `${base}/api/feed.json`,
+    feedXml: `${base}/feed.xml`,
+    search: `${base}/api/reviews/search`,
+    since: `${base}/api/reviews/since/{date}`,
+    openapi: `${base}/.well-known/openapi.json`,
+    mcp: `${base}/mcp`,
+    hub: `${base}/api/websub/hub`,
+    review: (id) => `${base}/api/reviews/${encodeURIComponent(id)}`,
+  };
+}
