@@ -1,0 +1,133 @@
+import type { Kysely, Transaction } from 'kysely';
+import { BusinessSchema, type Business } from '../domain/business.js';
+import { canonicalJson, sha256Hex } from '../domain/canonical-json.js';
+import { planImport, type ExistingRow } from '../domain/import-plan.js';
+import type { DatasetState, ImportInput, ImportSummary, ReviewStore } from '../domain/ports.js';
+import { StoredReviewSchema, type StoredReview } from '../domain/review.js';
+import type { Database } from './schema.js';
+
+// Rows a statement writes at once: 8 bound values a row stays far below every driver's limit.
+const BATCH = 500;
+
+export interface ReviewStoreOptions {
+  now?: () => Date;
+}
+
+function businessHash(b: Business): string {
+  return sha256Hex(canonicalJson(b));
+}
+
+/** Bumps the change counter inside the writing transaction, so readers see data and counter together. */
+export async function bumpVersion(trx: Transaction<Database>, now: string): Promise<void> {
+  await trx
+    .updateTable('data_version')
+    .set((eb) => ({ version: eb('version', '+', 1), changed_at: now }))
+    .where('singleton', '=', 1)
+    .execute();
+}
+
+/** The review data port over Kysely: the same queries run on SQLite and PostgreSQL. */
+export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOptions = {}): ReviewStore {
+  const now = () => (options.now ?? (() => new Date()))().toISOString();
+
+  return {
+    async version() {
+      const row = await db.selectFrom('data_version').select('version').where('singleton', '=', 1).executeTakeFirst();
+      return Number(row?.version ?? 0);
+    },
+
+    async business() {
+      const b = await db.selectFrom('business').select('doc').where('singleton', '=', 1).executeTakeFirst();
+      return b ? BusinessSchema.parse(JSON.parse(b.doc)) : null;
+    },
+
+    async isEmpty() {
+      const r = await db.selectFrom('reviews').select('id').limit(1).executeTakeFirst();
+      const b = await db.selectFrom('business').select('singleton').limit(1).executeTakeFirst();
+      return !r && !b;
+    },
+
+    async load(): Promise<DatasetState> {
+      return db.transaction().execute(async (trx) => {
+        const v = await trx.selectFrom('data_version').select('version').where('singleton', '=', 1).executeTakeFirst();
+        const b = await trx.selectFrom('business').select(['doc', 'updated_at']).where('singleton', '=', 1).executeTakeFirst();
+        const rows = await trx.selectFrom('reviews').select('doc').execute();
+        // Rows were validated on the way in; parsing again would double the start-up time at 100k.
+        const reviews = rows.map((r) => JSON.parse(r.doc) as StoredReview);
+        return {
+          business: b ? BusinessSchema.parse(JSON.parse(b.doc)) : null,
+          businessUpdatedAt: b?.updated_at ?? null,
+          reviews,
+          version: Number(v?.version ?? 0),
+        };
+      });
+    },
+
+    async applyImport(input: ImportInput, onProgress): Promise<ImportSummary> {
+      return db.transaction().execute(async (trx) => {
+        const stamp = now();
+        let businessOutcome: ImportSummary['business'] = 'absent';
+        if (input.business) {
+          const hash = businessHash(input.business);
+          const old = await trx.selectFrom('business').select('content_hash').where('singleton', '=', 1).executeTakeFirst();
+          if (!old) businessOutcome = 'added';
+          else businessOutcome = old.content_hash === hash ? 'unchanged' : 'updated';
+          if (businessOutcome !== 'unchanged') {
+            const row = { singleton: 1, doc: JSON.stringify(input.business), content_hash: hash, updated_at: stamp };
+            await trx
+              .insertInto('business')
+              .values(row)
+              .onConflict((oc) => oc.column('singleton').doUpdateSet({ doc: row.doc, content_hash: hash, updated_at: stamp }))
+              .execute();
+          }
+        }
+
+        const existingRows = await trx.selectFrom('reviews').select(['id', 'content_hash', 'updated_at']).execute();
+        const existing = new Map<string, ExistingRow>(existingRows.map((r) => [r.id, r]));
+        const plan = planImport(existing, input.reviews, input.replace, stamp);
+        const total = plan.writes.length + plan.deletes.length;
+        let done = 0;
+        for (let i = 0; i < plan.writes.length; i += BATCH) {
+          const rows = plan.writes.slice(i, i + BATCH).map(({ review, content_hash }) => {
+            const stored = StoredReviewSchema.parse(review);
+            return {
+              id: stored.id,
+              date: stored.date,
+              rating: stored.rating,
+              verified: stored.verified ? 1 : 0,
+              hidden: stored.hidden ? 1 : 0,
+              doc: JSON.stringify(stored),
+              content_hash,
+              updated_at: stored.updated_at,
+            };
+          });
+          await trx
+            .insertInto('reviews')
+            .values(rows)
+            .onConflict((oc) =>
+              oc.column('id').doUpdateSet((eb) => ({
+                date: eb.ref('excluded.date'),
+                rating: eb.ref('excluded.rating'),
+                verified: eb.ref('excluded.verified'),
+                hidden: eb.ref('excluded.hidden'),
+                doc: eb.ref('excluded.doc'),
+                content_hash: eb.ref('excluded.content_hash'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            )
+            .execute();
+          done += rows.length;
+          onProgress?.(done, total);
+        }
+        for (let i = 0; i < plan.deletes.length; i += BATCH) {
+          const ids = plan.deletes.slice(i, i + BATCH);
+          await trx.deleteFrom('reviews').where('id', 'in', ids).execute();
+          done += ids.length;
+          onProgress?.(done, total);
+        }
+        if (total > 0 || (businessOutcome !== 'unchanged' && businessOutcome !== 'absent')) await bumpVersion(trx, stamp);
+        return { ...plan.summary, business: businessOutcome };
+      });
+    },
+  };
+}
