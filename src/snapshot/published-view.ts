@@ -1,0 +1,18 @@
+import type { AggregateRating } from '../domain/aggregate.js';
+import type { Business } from '../domain/business.js';
+import type { Review } from '../domain/review.js';
+import type { ServiceUrls } from '../domain/urls.js';
+
+/**
+ * What every renderer reads: the published data of one snapshot. Immutable; built once per data
+ * change (style.md: store → snapshot → renderers → transports).
+ */
+export interface PublishedView {
+  business: Business;
+  /** Published reviews only, newest first: date desc, then updated_at desc, then id asc (contract §4). */
+  reviews: readonly Review[];
+  aggregate: AggregateRating;
+  /** The newest change the data reflects (RFC 3339 UTC): the newest updated_at of business or reviews. */
+  updatedAt: string;
+  urls: ServiceUrls;
+}

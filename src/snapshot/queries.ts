@@ -1,0 +1,66 @@
+import type { Issue } from '../domain/errors.js';
+import type { SearchParams } from '../domain/search-params.js';
+import { createRepresentation, type Representation } from './rendered-document.js';
+import { JSON_MEDIA_TYPE, type Snapshot } from './snapshot.js';
+
+/**
+ * Read use cases over a snapshot, shared by REST and MCP so the two can never disagree. Responses are
+ * assembled from each review's pre-serialized JSON: no review is stringified per request.
+ */
+
+function newestUpdate(snapshot: Snapshot, positions: Iterable<number>): number {
+  let best = Number.NEGATIVE_INFINITY;
+  for (const p of positions) best = Math.max(best, Date.parse(snapshot.view.reviews[p]!.updated_at));
+  // No reviews in the response: the dataset's last change (contract §4).
+  return best === Number.NEGATIVE_INFINITY ? Date.parse(snapshot.view.updatedAt) : best;
+}
+
+export type SearchAnswer = { ok: true; json: string; lastModified: number } | { ok: false; issues: Issue[] };
+
+export function searchReviews(snapshot: Snapshot, params: SearchParams): SearchAnswer {
+  const outcome = snapshot.index.search(params);
+  if (!outcome.ok) return outcome;
+  const { page } = outcome;
+  const reviews = page.positions.map((p) => snapshot.reviewJson[p]).join(',');
+  const json =
+    `{"reviews":[${reviews}],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
+    `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
+  return { ok: true, json, lastModified: newestUpdate(snapshot, page.positions) };
+}
+
+/** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */
+export function sinceEnd(snapshot: Snapshot, date: string): number {
+  const reviews = snapshot.view.reviews;
+  let lo = 0;
+  let hi = reviews.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (reviews[mid]!.date >= date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function findReview(snapshot: Snapshot, id: string): { json: string; updated_at: string } | null {
+  const pos = snapshot.positionById.get(id);
+  if (pos === undefined) return null;
+  return { json: snapshot.reviewJson[pos]!, updated_at: snapshot.view.reviews[pos]!.updated_at };
+}
+
+// Since answers can be large; the same date is asked for again and again by polling clients.
+const SINCE_CACHE_SIZE = 64;
+const sinceCaches = new WeakMap<Snapshot, Map<string, Representation>>();
+
+export function reviewsSince(snapshot: Snapshot, date: string): Representation {
+  let cache = sinceCaches.get(snapshot);
+  if (!cache) sinceCaches.set(snapshot, (cache = new Map()));
+  const hit = cache.get(date);
+  if (hit) return hit;
+  const end = sinceEnd(snapshot, date);
+  const positions = Array.from({ length: end }, (_, i) => i);
+  const json = `{"since":${JSON.stringify(date)},"count":${end},"reviews":[${snapshot.reviewJson.slice(0, end).join(',')}]}`;
+  const rep = createRepresentation(json, JSON_MEDIA_TYPE, newestUpdate(snapshot, positions));
+  if (cache.size >= SINCE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(date, rep);
+  return rep;
+}

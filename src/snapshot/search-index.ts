@@ -1,0 +1,185 @@
+import { decodeCursor, encodeCursor } from '../domain/cursor.js';
+import type { Issue } from '../domain/errors.js';
+import { comparatorFor } from '../domain/review-order.js';
+import type { Review } from '../domain/review.js';
+import { FILTER_KEYS, SEARCH_LIMIT_DEFAULT, SORTS, type SearchParams, type Sort } from '../domain/search-params.js';
+import type { Business } from '../domain/business.js';
+
+export interface SearchPage {
+  /** Positions into the newest-first review array, in the requested order. */
+  positions: number[];
+  total: number;
+  limit: number;
+  next_cursor: string | null;
+  filters: Partial<Pick<SearchParams, (typeof FILTER_KEYS)[number]>>;
+}
+
+export type SearchOutcome = { ok: true; page: SearchPage } | { ok: false; issues: Issue[] };
+
+/**
+ * In-memory indexes over one snapshot's published reviews (style.md: search runs over indexes, never
+ * over the store). Reviews are addressed by their position in the newest-first array; posting lists
+ * are ascending position arrays, so they are also in `newest` order.
+ */
+export interface SearchIndex {
+  search(params: SearchParams): SearchOutcome;
+}
+
+function lower(s: string): string {
+  return s.toLowerCase();
+}
+
+export function createSearchIndex(business: Business, reviews: readonly Review[]): SearchIndex {
+  const n = reviews.length;
+  const byRating: number[][] = [[], [], [], [], [], []];
+  const byTechnician = new Map<string, number[]>();
+  const byService = new Map<string, number[]>();
+  const haystack: string[] = new Array<string>(n);
+  const push = (m: Map<string, number[]>, k: string, pos: number) => {
+    const list = m.get(k);
+    if (list) list.push(pos);
+    else m.set(k, [pos]);
+  };
+  reviews.forEach((r, pos) => {
+    byRating[r.rating]!.push(pos);
+    for (const t of r.mentions.technicians) push(byTechnician, t.id, pos);
+    for (const s of r.mentions.services) push(byService, s.id, pos);
+    // Title and text are checked one by one: a match must not span the two.
+    haystack[pos] = lower(r.text);
+  });
+  const titles = reviews.map((r) => (r.title === null ? null : lower(r.title)));
+
+  // A technician is named by id, name or alias, case-insensitively (contract §4).
+  const technicianKeys = new Map<string, string[]>();
+  for (const t of business.technicians) {
+    for (const k of new Set([t.id, t.name, ...t.aliases].map(lower))) {
+      technicianKeys.set(k, [...(technicianKeys.get(k) ?? []), t.id]);
+    }
+  }
+
+  // Per-sort rank of each position, for the orders other than `newest`.
+  const ranks = new Map<Sort, Int32Array>();
+  const permutations = new Map<Sort, Int32Array>();
+  for (const sort of SORTS) {
+    if (sort === 'newest') continue;
+    const cmp = comparatorFor(sort);
+    const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => cmp(reviews[a]!, reviews[b]!));
+    const rank = new Int32Array(n);
+    perm.forEach((pos, i) => (rank[pos] = i));
+    permutations.set(sort, perm);
+    ranks.set(sort, rank);
+  }
+
+  /** Positions [lo, hi) whose date is within [since, until]; dates descend along positions. */
+  function dateRange(since?: string, until?: string): [number, number] {
+    const firstWhere = (pred: (pos: number) => boolean) => {
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (pred(mid)) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    };
+    const start = until === undefined ? 0 : firstWhere((p) => reviews[p]!.date <= until);
+    const end = since === undefined ? n : firstWhere((p) => reviews[p]!.date < since);
+    return [start, Math.max(start, end)];
+  }
+
+  function union(lists: number[][]): number[] {
+    if (lists.length === 1) return lists[0]!;
+    return [...new Set(lists.flat())].sort((a, b) => a - b);
+  }
+
+  return {
+    search(params) {
+      const sort = params.sort ?? 'newest';
+      const limit = params.limit ?? SEARCH_LIMIT_DEFAULT;
+      let after = null;
+      if (params.cursor !== undefined) {
+        after = decodeCursor(params.cursor, sort);
+        if (!after)
+          return {
+            ok: false,
+            issues: [
+              {
+                path: ['cursor'],
+                code: 'invalid_cursor',
+                message: 'cursor is not a next_cursor issued for this sort; start again without it',
+              },
+            ],
+          };
+      }
+
+      const [lo, hi] = dateRange(params.since, params.until);
+      // The driver is the smallest posting list among the indexed filters; other filters are checks.
+      const candidates: number[][] = [];
+      if (params.rating !== undefined) candidates.push(byRating[params.rating]!);
+      if (params.mentions_technician !== undefined) {
+        const ids = technicianKeys.get(lower(params.mentions_technician)) ?? [];
+        candidates.push(union(ids.map((id) => byTechnician.get(id) ?? [])));
+      }
+      if (params.mentions_service !== undefined) candidates.push(byService.get(params.mentions_service) ?? []);
+      candidates.sort((a, b) => a.length - b.length);
+      const driver = candidates[0];
+      const checks = candidates.slice(1).map((list) => new Set(list));
+
+      const q = params.query === undefined ? undefined : lower(params.query);
+      const minRating = params.min_rating;
+      const matches = (pos: number): boolean => {
+        const r = reviews[pos]!;
+        if (minRating !== undefined && r.rating < minRating) return false;
+        for (const c of checks) if (!c.has(pos)) return false;
+        if (q !== undefined && !haystack[pos]!.includes(q) && !(titles[pos]?.includes(q) ?? false)) return false;
+        return true;
+      };
+
+      let hits: number[] = [];
+      if (driver) {
+        for (const pos of driver) if (pos >= lo && pos < hi && matches(pos)) hits.push(pos);
+      } else {
+        for (let pos = lo; pos < hi; pos++) if (matches(pos)) hits.push(pos);
+      }
+      if (sort !== 'newest') {
+        const rank = ranks.get(sort)!;
+        if (hits.length * 16 < n) hits.sort((a, b) => rank[a]! - rank[b]!);
+        else {
+          const mark = new Uint8Array(n);
+          for (const pos of hits) mark[pos] = 1;
+          hits = [];
+          for (const pos of permutations.get(sort)!) if (mark[pos]) hits.push(pos);
+        }
+      }
+
+      // First hit strictly after the cursor's key in this order (binary search: hits are sorted).
+      let start = 0;
+      if (after) {
+        const cmp = comparatorFor(sort);
+        let a = 0;
+        let b = hits.length;
+        while (a < b) {
+          const mid = (a + b) >>> 1;
+          if (cmp(reviews[hits[mid]!]!, after) <= 0) a = mid + 1;
+          else b = mid;
+        }
+        start = a;
+      }
+      const positions = hits.slice(start, start + limit);
+      const last = positions.at(-1);
+      const more = start + limit < hits.length;
+      const filters: SearchPage['filters'] = {};
+      for (const k of FILTER_KEYS) if (params[k] !== undefined) Object.assign(filters, { [k]: params[k] });
+      return {
+        ok: true,
+        page: {
+          positions,
+          total: hits.length,
+          limit,
+          next_cursor: more && last !== undefined ? encodeCursor(sort, reviews[last]!) : null,
+          filters,
+        },
+      };
+    },
+  };
+}
