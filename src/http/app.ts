@@ -1,0 +1,82 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { ServiceUrls } from '../domain/urls.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { registerErrorHandlers } from './problem.js';
+import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
+import { registerOpenApiRoute } from './routes/openapi.js';
+import { registerReviewRoutes } from './routes/reviews.js';
+
+export interface AppDeps {
+  snapshots: { current(): Snapshot };
+  urls: ServiceUrls;
+  schemas?: Partial<DocumentSchemas>;
+  logger?: FastifyServerOptions['loggerInstance'] | FastifyServerOptions['logger'];
+  /** Further transports (MCP, the WebSub hub) register their routes here, before the app is ready. */
+  plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
+}
+
+// Headers a browser script may read (contract §4).
+const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Mcp-Session-Id'];
+
+/**
+ * The app factory (style.md, after Fastify's build(opts)): everything but `listen`, so tests drive
+ * it with `inject()` and the CLI serves it. Schemas are zod, for the OpenAPI description only:
+ * handlers validate themselves, to give the contract's issue lists and empty-value rules.
+ */
+export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
+  const loggerOptions =
+    deps.logger && typeof deps.logger === 'object' && 'child' in deps.logger
+      ? { loggerInstance: deps.logger }
+      : { logger: deps.logger ?? false };
+  const app = Fastify({
+    ...(loggerOptions as FastifyServerOptions),
+    // A request line or body this large is an attack or a mistake, never a query.
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    disableRequestLogging: true,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.
+  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  registerErrorHandlers(app);
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+    exposedHeaders: EXPOSED_HEADERS,
+    // Any OPTIONS gets its 204, also without the preflight headers (a plain capability probe).
+    strictPreflight: false,
+    maxAge: 86400,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Review Data Service',
+        version: '1.0.0',
+        description:
+          'Verified customer reviews of one local business, with aspect-based insights, as REST, JSON Feed, Atom, WebSub and MCP. Public and read-only: no key, no account; an Authorization header is ignored.',
+      },
+      servers: [{ url: deps.urls.base }],
+      tags: [
+        { name: 'datasets', description: 'Whole documents, precomputed per data change.' },
+        { name: 'reviews', description: 'Search and lookup.' },
+        { name: 'feeds', description: 'JSON Feed 1.1 and Atom 1.0 of the 50 newest reviews; WebSub topics.' },
+      ],
+    },
+    transform: createJsonSchemaTransform({}),
+    transformObject: createJsonSchemaTransformObject({}),
+  });
+
+  registerDatasetRoutes(app, deps);
+  registerReviewRoutes(app, deps);
+  for (const plugin of deps.plugins ?? []) await plugin(app);
+  registerOpenApiRoute(app);
+  await app.ready();
+  return app;
+}

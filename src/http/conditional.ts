@@ -1,0 +1,48 @@
+/**
+ * Conditional GET (RFC 9110 §13). If-None-Match uses the weak comparison (§8.8.3.2), accepts lists
+ * and `*`, and wins over If-Modified-Since (§13.2.2). A coded variant's tag ("abc-gzip") names the
+ * same content as the identity tag ("abc"), so either form matches.
+ */
+const CODING_SUFFIX = /-(gzip|br)$/;
+
+function opaque(tag: string): string {
+  const t = tag.trim().replace(/^W\//, '');
+  const inner = t.startsWith('"') && t.endsWith('"') && t.length >= 2 ? t.slice(1, -1) : t;
+  return inner.replace(CODING_SUFFIX, '');
+}
+
+/** Splits an If-None-Match list on commas outside quotes. */
+function splitTags(header: string): string[] {
+  return header.match(/(?:W\/)?"[^"]*"|[^,\s]+/g) ?? [];
+}
+
+export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  const current = opaque(etag);
+  return splitTags(ifNoneMatch).some((t) => t === '*' || opaque(t) === current);
+}
+
+export interface Validators {
+  etag: string;
+  /** Milliseconds, whole seconds. */
+  lastModified: number;
+}
+
+/** True when a GET/HEAD with these headers should be answered 304 Not Modified. */
+export function isNotModified(
+  headers: { 'if-none-match'?: string | string[] | undefined; 'if-modified-since'?: string | undefined },
+  v: Validators,
+): boolean {
+  const inm = headers['if-none-match'];
+  if (inm !== undefined) {
+    const value = Array.isArray(inm) ? inm.join(',') : inm;
+    return etagMatches(value, v.etag);
+  }
+  const ims = headers['if-modified-since'];
+  if (ims) {
+    const since = Date.parse(ims);
+    // An invalid date is ignored (§13.1.3); a date in the future says nothing either.
+    if (!Number.isNaN(since) && since <= Date.now()) return v.lastModified <= since;
+  }
+  return false;
+}

@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { AppError, ERROR_CODES, IssueSchema, type ErrorCode, type Issue } from '../domain/errors.js';
+
+/** RFC 9457 problem details, the one error shape of every endpoint (contract §4). */
+export const ProblemSchema = z
+  .object({
+    type: z.string().describe('A URI naming the kind of problem; stable for each `code`.'),
+    title: z.string(),
+    status: z.int(),
+    detail: z.string(),
+    code: z.string().describe('Stable machine-readable error code.'),
+    issues: z.array(IssueSchema).optional().describe('Every invalid parameter, with its name in `path`.'),
+  })
+  .meta({ id: 'Problem' });
+export type Problem = z.infer<typeof ProblemSchema>;
+
+export function problemFor(code: ErrorCode, detail: string, issues?: Issue[]): Problem {
+  const { status, title } = ERROR_CODES[code];
+  return { type: `urn:review-data:problem:${code.replace(/_/g, '-')}`, title, status, detail, code, ...(issues ? { issues } : {}) };
+}
+
+export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+  // Served as application/json, as the contract fixes, not application/problem+json.
+  return reply
+    .code(problem.status)
+    .type('application/json; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .send(JSON.stringify(problem));
+}
+
+/** Fastify's own 4xx errors (bad JSON, body too large, ...) keep their status; their codes map to ours. */
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 406:
+      return 'not_acceptable';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'rate_limited';
+    default:
+      return 'invalid_request';
+  }
+}
+
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) return sendProblem(reply, problemFor(error.code, error.message, error.issues));
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) return sendProblem(reply, { ...problemFor(codeForStatus(status), error.message), status });
+    // An unexpected error: logged in full, never shown to the client (style.md).
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, problemFor('internal', 'The server could not answer this request. It has been logged.'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      reply,
+      problemFor(
+        'not_found',
+        `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}. The API is described at /.well-known/openapi.json.`,
+      ),
+    ),
+  );
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { ServiceUrls } from '../../domain/urls.js';
+import type { Snapshot } from '../../snapshot/snapshot.js';
+import { sendRepresentation } from '../representation.js';
+import { rejectOtherMethods } from './methods.js';
+import { notModifiedResponse, withHeaders } from './openapi-responses.js';
+
+export interface DocumentRoute {
+  url: string;
+  /** The renderer's name in the snapshot. */
+  document: string;
+  summary: string;
+  description: string;
+  /** Zod schema of the body, for the OpenAPI description. */
+  schema: z.ZodType;
+  /** Media types the route may answer with; the first is the default. */
+  mediaTypes: string[];
+  /** The WebSub topic URL when this document is one (contract §4: Link rel=hub and rel=self). */
+  topic?: (urls: ServiceUrls) => string;
+  /** Picks the media type for a request, when there is a choice. */
+  negotiate?: (request: FastifyRequest) => string;
+  tags: string[];
+}
+
+/** A whole document served from the snapshot's precomputed bytes. */
+export function registerDocumentRoute(
+  app: FastifyInstance,
+  deps: { snapshots: { current(): Snapshot }; urls: ServiceUrls },
+  route: DocumentRoute,
+): void {
+  const linkHeader = route.topic ? `<${deps.urls.hub}>; rel="hub", <${route.topic(deps.urls)}>; rel="self"` : undefined;
+  app.get(route.url, {
+    schema: {
+      summary: route.summary,
+      description: route.description,
+      tags: route.tags,
+      response: {
+        200: withHeaders({
+          description: route.summary,
+          content: Object.fromEntries(route.mediaTypes.map((m) => [m, { schema: route.schema }])),
+        }),
+        304: notModifiedResponse,
+      },
+    },
+    handler: (request, reply) => {
+      const doc = deps.snapshots.current().documents.get(route.document);
+      if (!doc) return reply.callNotFound();
+      if (linkHeader) reply.header('Link', linkHeader);
+      const contentType = route.negotiate ? route.negotiate(request) : doc.contentType;
+      if (route.negotiate) reply.header('Vary', 'Accept, Accept-Encoding');
+      return sendRepresentation(request, reply, contentType === doc.contentType ? doc : { ...doc, contentType });
+    },
+  });
+  rejectOtherMethods(app, route.url);
+}

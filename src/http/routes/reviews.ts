@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { DateSchema, isCalendarDate } from '../../domain/dates.js';
+import { AppError } from '../../domain/errors.js';
+import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../../domain/results.js';
+import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
+import type { Snapshot } from '../../snapshot/snapshot.js';
+import { JSON_MEDIA_TYPE } from '../../snapshot/snapshot.js';
+import { findReview, reviewsSince, searchReviews } from '../../snapshot/queries.js';
+import { createRepresentation } from '../../snapshot/rendered-document.js';
+import { sendRepresentation } from '../representation.js';
+import { rejectOtherMethods } from './methods.js';
+import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse } from './openapi-responses.js';
+
+interface Deps {
+  snapshots: { current(): Snapshot };
+}
+
+export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get('/api/reviews/search', {
+    schema: {
+      summary: 'Search reviews',
+      description:
+        'Filters combine with AND; every parameter is optional and an empty value counts as absent. The HTTP twin of the MCP tool `search_reviews`.',
+      tags: ['reviews'],
+      querystring: SearchFieldsSchema,
+      response: {
+        200: jsonResponse('A page of matching reviews.', SearchResultSchema),
+        304: notModifiedResponse,
+        400: badRequestResponse,
+      },
+    },
+    handler: (request, reply) => {
+      const parsed = parseSearchQuery(request.query as Record<string, unknown>);
+      if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
+      const result = searchReviews(deps.snapshots.current(), parsed.value);
+      if (!result.ok) throw new AppError('invalid_parameters', describeIssues(result.issues), result.issues);
+      return sendRepresentation(request, reply, createRepresentation(result.json, JSON_MEDIA_TYPE, result.lastModified));
+    },
+  });
+  rejectOtherMethods(app, '/api/reviews/search');
+
+  app.get('/api/reviews/since/:date', {
+    schema: {
+      summary: 'Reviews on or after a date',
+      description: 'Every published review dated on or after `date`, newest first. Supports conditional GET.',
+      tags: ['reviews'],
+      params: z.object({ date: DateSchema.describe('A calendar date, YYYY-MM-DD.') }),
+      response: {
+        200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema),
+        304: notModifiedResponse,
+        400: badRequestResponse,
+      },
+    },
+    handler: (request, reply) => {
+      const { date } = request.params as { date: string };
+      if (!isCalendarDate(date)) {
+        const issues = [
+          {
+            path: ['date'],
+            code: 'invalid_date',
+            message: `date must be a real calendar date in YYYY-MM-DD form (got ${JSON.stringify(date)})`,
+          },
+        ];
+        throw new AppError('invalid_parameters', describeIssues(issues), issues);
+      }
+      const rep = reviewsSince(deps.snapshots.current(), date);
+      return sendRepresentation(request, reply, rep);
+    },
+  });
+  rejectOtherMethods(app, '/api/reviews/since/:date');
+
+  app.get('/api/reviews/:id', {
+    schema: {
+      summary: 'One review',
+      description: "A published review by id: each review's permalink in the feeds, and the REST twin of the MCP tool `get_review`.",
+      tags: ['reviews'],
+      params: z.object({ id: z.string().describe('The review id.') }),
+      response: {
+        200: jsonResponse('The review.', ReviewResultSchema),
+        304: notModifiedResponse,
+        404: notFoundResponse,
+      },
+    },
+    handler: (request, reply) => {
+      const { id } = request.params as { id: string };
+      const snapshot = deps.snapshots.current();
+      const review = findReview(snapshot, id);
+      if (!review) throw new AppError('not_found', `There is no published review with id ${JSON.stringify(id)}.`);
+      const json = `{"review":${review.json}}`;
+      return sendRepresentation(request, reply, createRepresentation(json, JSON_MEDIA_TYPE, Date.parse(review.updated_at)));
+    },
+  });
+  rejectOtherMethods(app, '/api/reviews/:id');
+}
+
+function describeIssues(issues: { message: string }[]): string {
+  return issues.map((i) => i.message).join('; ');
+}
