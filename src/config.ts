@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const bool = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
+const int = (min: number) => z.coerce.number().int().min(min);
+
+/**
+ * Every setting, from the environment, each also a `serve` flag (contract §1). Flags win. This is the
+ * only module that reads environment variables: the rest of the code receives a Config.
+ */
+export const ConfigSchema = z
+  .object({
+    PORT: int(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATABASE_URL: z.string().min(1).default('sqlite:./data/reviews.db'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Load the bundled demo business when the database is empty (what `npm start` shows). */
+    DEMO_ON_EMPTY: bool.default(true),
+    /** How often the server checks the store for changes made by other processes. */
+    SNAPSHOT_POLL_MS: int(0).default(1000),
+    INSIGHTS_TAXONOMY_FILE: z.string().min(1).optional(),
+    MCP_SESSION_TTL_SECONDS: int(1).default(1800),
+    MCP_MAX_SESSIONS: int(1).default(10000),
+    WEBSUB_LEASE_MIN: int(1).default(3600),
+    WEBSUB_LEASE_MAX: int(1).default(2592000),
+    WEBSUB_LEASE_DEFAULT: int(1).default(864000),
+    WEBSUB_TIMEOUT_MS: int(1).default(10000),
+    WEBSUB_RETRY_DELAYS: z
+      .string()
+      .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, 'a comma-separated list of seconds, e.g. 60,600')
+      .default('60,600')
+      .transform((s) => s.split(',').map((x) => Number(x.trim()))),
+    WEBSUB_ALLOW_PRIVATE_CALLBACKS: bool.default(false),
+    WEBSUB_CA_FILE: z.string().min(1).optional(),
+    WEBSUB_RATE_LIMIT: int(0).default(60),
+    WEBSUB_CONCURRENCY: int(1).default(64),
+  })
+  .transform((c) => ({
+    ...c,
+    BASE_URL: (c.BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/+$/, ''),
+  }));
+export type Config = z.infer<typeof ConfigSchema>;
+
+export const CONFIG_KEYS = Object.keys(ConfigSchema.in.shape) as (keyof z.input<typeof ConfigSchema>)[];
+
+/** Flag name of a setting: `DATABASE_URL` is `--database-url`. */
+export function flagName(key: string): string {
+  return key.toLowerCase().replace(/_/g, '-');
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the settings from the environment, overridden by flags; every problem is reported at once. */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string | boolean | undefined> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of CONFIG_KEYS) {
+    const fromFlag = flags[flagName(key)];
+    const value = fromFlag ?? env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])} (--${flagName(String(i.path[0]))}): ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
+import type { ReviewStore } from './domain/ports.js';
+import { createApp } from './http/app.js';
+import { importFiles } from './import/import-files.js';
+import { createDocumentRenderers } from './renderers.js';
+import { buildSnapshot } from './snapshot/snapshot.js';
+import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
+import { openDatabase, type DatabaseHandle } from './storage/connect.js';
+import { createReviewStore } from './storage/review-store.js';
+
+/** The package root, from src/ (tests) and dist/ (built) alike: both sit one level below it. */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DEMO_DATASET = path.join(PACKAGE_ROOT, 'examples', 'demo', 'dataset.json');
+
+export interface RunningServer {
+  app: FastifyInstance;
+  urls: ServiceUrls;
+  snapshots: SnapshotManager;
+  database: DatabaseHandle;
+  store: ReviewStore;
+  /** Graceful stop: no new connections, in-flight requests finish, then the store closes. */
+  close(): Promise<void>;
+}
+
+/** `npm start` on an empty database loads the bundled demo (contract §1); data is never overwritten. */
+async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Promise<void> {
+  if (!(await store.isEmpty())) return;
+  const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false });
+  if (!outcome.ok) throw new Error(`the bundled demo dataset is invalid: ${outcome.problems.length} problems`);
+  log.info({ file: DEMO_DATASET, reviews: outcome.records }, `database was empty: loaded the demo business (${outcome.records} reviews)`);
+}
+
+/**
+ * The composition root (style.md): config → store → snapshot → app. Only this module and the CLI
+ * choose concrete adapters.
+ */
+export async function createServer(config: Config, logger: FastifyBaseLogger): Promise<RunningServer> {
+  const urls = createServiceUrls(config.BASE_URL);
+  const database = await openDatabase(config.DATABASE_URL);
+  try {
+    const store = createReviewStore(database.db);
+    if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
+    const renderers = await createDocumentRenderers(config);
+    const snapshots = createSnapshotManager({
+      store,
+      build: (state) => buildSnapshot(state, urls, renderers.list),
+      pollMs: config.SNAPSHOT_POLL_MS,
+      onError: (err) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'),
+    });
+    await snapshots.start();
+    const app = await createApp({ snapshots, urls, logger, schemas: renderers.schemas });
+    return {
+      app,
+      urls,
+      snapshots,
+      database,
+      store,
+      async close() {
+        snapshots.stop();
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
