@@ -1,0 +1,117 @@
+import type { Token } from '../nlp/wink.js';
+
+/** One step of a compiled cue (syntax in taxonomy.ts). */
+type Step =
+  | { kind: 'word'; words: ReadonlySet<string>; prefixes: readonly string[]; optional: boolean }
+  | { kind: 'entity'; type: string; optional: boolean }
+  | { kind: 'gap'; max: number };
+
+interface Compiled<P> {
+  steps: Step[];
+  payload: P;
+}
+
+export interface CueMatch<P> {
+  start: number;
+  end: number;
+  payload: P;
+}
+
+const GAP_MAX = 3;
+const LONG_GAP_MAX = 8;
+
+function compileStep(raw: string): Step {
+  if (raw === '..') return { kind: 'gap', max: GAP_MAX };
+  if (raw === '...') return { kind: 'gap', max: LONG_GAP_MAX };
+  const optional = raw.startsWith('?') && raw.length > 1;
+  const body = optional ? raw.slice(1) : raw;
+  if (body.startsWith('#') && body.length > 1) return { kind: 'entity', type: body.slice(1), optional };
+  const words = new Set<string>();
+  const prefixes: string[] = [];
+  for (const alt of body.toLowerCase().split('|')) {
+    if (alt.length > 1 && alt.endsWith('*')) prefixes.push(alt.slice(0, -1));
+    else if (alt) words.add(alt);
+  }
+  return { kind: 'word', words, prefixes, optional };
+}
+
+function tokenMatches(step: Exclude<Step, { kind: 'gap' }>, t: Token): boolean {
+  if (step.kind === 'entity') {
+    if (step.type === 'NUM') return t.isNumber || /^\d/.test(t.norm);
+    return t.entity === step.type;
+  }
+  if (step.words.has(t.norm) || step.words.has(t.lemma)) return true;
+  for (const p of step.prefixes) if (t.norm.startsWith(p)) return true;
+  return false;
+}
+
+/** Returns the end (exclusive) of the shortest match of steps[si..] starting at token ti, or -1. */
+function matchFrom(steps: readonly Step[], si: number, tokens: readonly Token[], ti: number, limit: number): number {
+  if (si === steps.length) return ti;
+  const step = steps[si];
+  if (!step) return -1;
+  if (step.kind === 'gap') {
+    for (let g = 0; g <= step.max && ti + g <= limit; g++) {
+      const end = matchFrom(steps, si + 1, tokens, ti + g, limit);
+      if (end >= 0) return end;
+    }
+    return -1;
+  }
+  const t = ti < limit ? tokens[ti] : undefined;
+  if (t && tokenMatches(step, t)) {
+    const end = matchFrom(steps, si + 1, tokens, ti + 1, limit);
+    if (end >= 0) return end;
+  }
+  return step.optional ? matchFrom(steps, si + 1, tokens, ti, limit) : -1;
+}
+
+/**
+ * A set of cues compiled once, indexed by the literal words a match can start with so that a
+ * sentence is scanned in time proportional to its length, not to the number of cues.
+ */
+export class CueMatcher<P> {
+  private readonly byWord = new Map<string, Compiled<P>[]>();
+  private readonly scanned: Compiled<P>[] = [];
+
+  add(cue: string, payload: P): void {
+    const steps = cue.trim().split(/\s+/).filter(Boolean).map(compileStep);
+    const first = steps[0];
+    if (!first || first.kind === 'gap') throw new Error(`invalid cue "${cue}": it must start with a word`);
+    const entry: Compiled<P> = { steps, payload };
+    if (first.kind === 'word' && !first.optional && first.prefixes.length === 0) {
+      for (const w of first.words) {
+        let list = this.byWord.get(w);
+        if (!list) this.byWord.set(w, (list = []));
+        list.push(entry);
+      }
+    } else {
+      this.scanned.push(entry);
+    }
+  }
+
+  /**
+   * Every match within tokens [from, to), leftmost first. Two cues matching the same tokens with the
+   * same payload object count once ("keep|kept us updated"), so callers should share payload objects.
+   */
+  match(tokens: readonly Token[], from: number, to: number): CueMatch<P>[] {
+    const out: CueMatch<P>[] = [];
+    for (let i = from; i < to; i++) {
+      const t = tokens[i];
+      if (!t) continue;
+      const a = this.byWord.get(t.norm);
+      const b = t.lemma !== t.norm ? this.byWord.get(t.lemma) : undefined;
+      const tried = new Set<Compiled<P>>();
+      for (const list of [a, b, this.scanned]) {
+        if (!list) continue;
+        for (const c of list) {
+          if (tried.has(c)) continue;
+          tried.add(c);
+          const end = matchFrom(c.steps, 0, tokens, i, to);
+          if (end > i && !out.some((m) => m.start === i && m.end === end && m.payload === c.payload))
+            out.push({ start: i, end, payload: c.payload });
+        }
+      }
+    }
+    return out;
+  }
+}

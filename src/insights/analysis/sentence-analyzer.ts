@@ -1,0 +1,151 @@
+import type { Token } from '../nlp/wink.js';
+import type { Polarity } from '../schema.js';
+import { INTENSIFIERS, LEXICON, NEGATORS } from '../sentiment/lexicon.js';
+import type { AspectCue, CompiledTaxonomy, SentimentCue } from './compiled-taxonomy.js';
+import type { CueMatch } from './cue-matcher.js';
+import { splitClauses, type Clause } from './clauses.js';
+
+export interface AspectOpinion {
+  aspect: string;
+  polarity: Polarity;
+  /** Signed evidence behind the polarity; its magnitude orders highlights. */
+  score: number;
+}
+
+export interface SentenceOpinions {
+  aspects: AspectOpinion[];
+  /** Overall opinion of the sentence, aspect or not. */
+  score: number;
+}
+
+interface Opinion {
+  token: number;
+  value: number;
+  /** The aspect whose own cue carries this opinion, if any. */
+  aspect?: string;
+}
+
+const POLAR_CUE_WEIGHT = 2;
+const NEGATION_WINDOW = 3;
+const THRESHOLD = 0.3;
+/** Negating praise is weaker than the opposite complaint ("not great" is not "terrible"). */
+const NEGATED_SCALE = -0.8;
+/** Negation does not apply through these ("not only", "nothing but praise"). */
+const NOT_NEGATING_NEXT = new Set(['only', 'just', 'but', 'doubt', 'wonder', 'matter']);
+
+function isNegated(tokens: readonly Token[], at: number, clause: Clause): boolean {
+  for (let j = at - 1; j >= Math.max(clause.start, at - NEGATION_WINDOW); j--) {
+    const t = tokens[j];
+    if (!t) continue;
+    if (NEGATORS.has(t.norm) && !NOT_NEGATING_NEXT.has(tokens[j + 1]?.norm ?? '')) return true;
+  }
+  return false;
+}
+
+function intensity(tokens: readonly Token[], at: number): number {
+  const prev = tokens[at - 1];
+  const prev2 = tokens[at - 2];
+  const f1 = prev ? (INTENSIFIERS.get(prev.norm) ?? 1) : 1;
+  // "a bit late", "a little pricey": the downtoner sits two tokens back behind "a".
+  const f2 = prev?.norm === 'a' || prev?.norm === 'bit' ? (prev2 ? (INTENSIFIERS.get(prev2.norm) ?? 1) : 1) : 1;
+  return f1 * f2;
+}
+
+function clauseOf(clauses: readonly Clause[], token: number): Clause {
+  for (const c of clauses) if (token >= c.start && token < c.end) return c;
+  return clauses[clauses.length - 1] ?? { start: token, end: token + 1, weight: 1, segment: 0 };
+}
+
+function toPolarity(score: number): Polarity {
+  return score > THRESHOLD ? 'positive' : score < -THRESHOLD ? 'negative' : 'neutral';
+}
+
+/** Aspect opinions of one sentence, tokens [from, to). */
+export function analyzeSentence(tokens: readonly Token[], from: number, to: number, compiled: CompiledTaxonomy): SentenceOpinions {
+  const clauses = splitClauses(tokens, from, to);
+  const matches = compiled.matcher.match(tokens, from, to);
+  const aspectMatches: Array<CueMatch<AspectCue>> = [];
+  const excludes: Array<CueMatch<AspectCue>> = [];
+  const sentimentMatches: Array<CueMatch<SentimentCue>> = [];
+  for (const m of matches) {
+    if (m.payload.type === 'sentiment') sentimentMatches.push(m as CueMatch<SentimentCue>);
+    else if (m.payload.kind === 'exclude') excludes.push(m as CueMatch<AspectCue>);
+    else aspectMatches.push(m as CueMatch<AspectCue>);
+  }
+  const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
+  const kept = aspectMatches.filter((m) => !excludes.some((x) => x.payload.aspect === m.payload.aspect && overlaps(x, m)));
+
+  // Opinions: polar aspect cues, then domain cues and idioms, then the word lexicon on what is left.
+  const covered = new Set<number>();
+  const opinions: Opinion[] = [];
+  const polar = kept.filter((m) => m.payload.kind === 'positive' || m.payload.kind === 'negative');
+  for (const m of polar) {
+    const clause = clauseOf(clauses, m.start);
+    const sign = m.payload.kind === 'positive' ? 1 : -1;
+    const negated = isNegated(tokens, m.start, clause);
+    const value = sign * POLAR_CUE_WEIGHT * intensity(tokens, m.start) * (negated ? (sign > 0 ? NEGATED_SCALE : -1) : 1);
+    opinions.push({ token: m.start, value, aspect: m.payload.aspect });
+    for (let i = m.start; i < m.end; i++) covered.add(i);
+  }
+  // Longer idioms first so "not bad" wins over "bad".
+  sentimentMatches.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  for (const m of sentimentMatches) {
+    let free = true;
+    for (let i = m.start; i < m.end; i++) if (covered.has(i)) free = false;
+    if (!free) continue;
+    const clause = clauseOf(clauses, m.start);
+    const negated = m.payload.negatable && isNegated(tokens, m.start, clause);
+    const value = m.payload.value * (negated ? (m.payload.value > 0 ? NEGATED_SCALE : -1) : 1);
+    opinions.push({ token: m.start, value });
+    for (let i = m.start; i < m.end; i++) covered.add(i);
+  }
+  for (let i = from; i < to; i++) {
+    if (covered.has(i)) continue;
+    const t = tokens[i];
+    if (!t) continue;
+    const base = LEXICON.get(t.norm) ?? LEXICON.get(t.lemma);
+    if (base === undefined) continue;
+    const clause = clauseOf(clauses, i);
+    const negated = isNegated(tokens, i, clause);
+    const value = base * intensity(tokens, i) * (negated ? (base > 0 ? NEGATED_SCALE : -0.5) : 1);
+    opinions.push({ token: i, value });
+  }
+
+  let sentenceScore = 0;
+  for (const o of opinions) sentenceScore += o.value * clauseOf(clauses, o.token).weight;
+
+  const byAspect = new Map<string, Array<CueMatch<AspectCue>>>();
+  for (const m of kept) {
+    const list = byAspect.get(m.payload.aspect) ?? [];
+    list.push(m);
+    byAspect.set(m.payload.aspect, list);
+  }
+  const aspects: AspectOpinion[] = [];
+  for (const [aspect, list] of byAspect) {
+    const ownClauses = new Set(list.map((m) => clauseOf(clauses, m.start)));
+    let score = 0;
+    for (const o of opinions) {
+      const clause = clauseOf(clauses, o.token);
+      if (o.aspect === aspect) score += o.value * clause.weight;
+      else if (ownClauses.has(clause)) score += (o.aspect ? 0.5 : 1) * o.value * clause.weight;
+    }
+    if (Math.abs(score) <= THRESHOLD) {
+      // No opinion in its own clauses: borrow from the rest of its contrast segment(s).
+      const segments = new Set([...ownClauses].map((c) => c.segment));
+      for (const o of opinions) {
+        const clause = clauseOf(clauses, o.token);
+        if (!ownClauses.has(clause) && segments.has(clause.segment) && !o.aspect) score += 0.5 * o.value * clause.weight;
+      }
+    }
+    const onlyNeutral =
+      list.every((m) => m.payload.kind === 'neutral' || m.payload.kind === 'cue') && list.some((m) => m.payload.kind === 'neutral');
+    let polarity = toPolarity(score);
+    if (onlyNeutral && Math.abs(score) < 2) polarity = 'neutral';
+    else if (polarity === 'neutral' && !onlyNeutral && compiled.taxonomy.default_polarity === 'positive' && Math.abs(score) <= THRESHOLD)
+      polarity = 'positive';
+    aspects.push({ aspect, polarity, score });
+  }
+  const fallback = compiled.taxonomy.fallback_aspect;
+  if (aspects.length === 0 && fallback) aspects.push({ aspect: fallback, polarity: toPolarity(sentenceScore), score: sentenceScore });
+  return { aspects, score: sentenceScore };
+}

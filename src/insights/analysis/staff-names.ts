@@ -1,0 +1,92 @@
+import nlp from 'compromise';
+import type { Token } from '../nlp/wink.js';
+
+export interface StaffName {
+  name: string;
+  /** Character range of the evidence (the sentence naming the person) in the review text. */
+  start: number;
+  end: number;
+}
+
+const ROLES = new Set(
+  'tech techs technician technicians plumber electrician installer installers serviceman repairman handyman apprentice helper foreman estimator dispatcher receptionist rep representative advisor owner manager crew lead supervisor contractor specialist'.split(
+    ' ',
+  ),
+);
+const NOT_NAMES = new Set(
+  'i he she they we you it the a an and or but was is were came did who that this there here today then mr mrs ms dr sir ma am office company team hvac ac'.split(
+    ' ',
+  ),
+);
+
+function isNameToken(t: Token | undefined): t is Token {
+  if (!t) return false;
+  return /^\p{Lu}[\p{L}'-]+$/u.test(t.value) && !NOT_NAMES.has(t.norm) && (t.pos === 'PROPN' || t.pos === 'NOUN' || t.pos === 'ADJ');
+}
+
+/** A name and an optional surname initial or surname right after it ("Brandon", "Brandon K."). */
+function readName(tokens: readonly Token[], at: number, to: number): string | undefined {
+  const first = tokens[at];
+  if (!isNameToken(first)) return undefined;
+  const second = tokens[at + 1];
+  if (at + 1 < to && isNameToken(second) && second.pos === 'PROPN') return `${first.value} ${second.value}`;
+  return first.value;
+}
+
+let compromiseWarm = false;
+
+/**
+ * People the review names as staff: "our tech Brandon", "technician named Brandon", "Brandon, the
+ * plumber", "ask for Brandon". Capitalisation and wink-nlp's PROPN tag decide first; compromise's
+ * person recogniser is only the fallback for lower-case text with a role word but no capitalised name.
+ */
+export function findStaffNames(text: string, tokens: readonly Token[], spans: ReadonlyArray<[number, number]>): StaffName[] {
+  const out: StaffName[] = [];
+  for (const [from, to] of spans) {
+    const start = tokens[from]?.start ?? 0;
+    const end = tokens[to - 1]?.end ?? start;
+    const found = new Set<string>();
+    let hasRole = false;
+    for (let i = from; i < to; i++) {
+      const t = tokens[i];
+      if (!t) continue;
+      if (ROLES.has(t.norm)) {
+        hasRole = true;
+        // role [named|called|,] Name
+        let j = i + 1;
+        if (tokens[j]?.norm === 'named' || tokens[j]?.norm === 'called' || tokens[j]?.norm === ',') j++;
+        const after = j < to ? readName(tokens, j, to) : undefined;
+        if (after) found.add(after);
+      }
+      // Name, the|our tech
+      if (
+        isNameToken(t) &&
+        tokens[i + 1]?.norm === ',' &&
+        ['the', 'our', 'their'].includes(tokens[i + 2]?.norm ?? '') &&
+        ROLES.has(tokens[i + 3]?.norm ?? '')
+      ) {
+        found.add(t.value);
+      }
+      // ask for Name, request Name
+      if ((t.norm === 'ask' && tokens[i + 1]?.norm === 'for') || t.norm === 'request') {
+        const n = readName(tokens, i + (t.norm === 'ask' ? 2 : 1), to);
+        if (n) found.add(n);
+      }
+    }
+    if (hasRole && found.size === 0) {
+      const sentence = text.slice(start, end);
+      compromiseWarm = true;
+      for (const person of nlp(sentence).people().out('array') as string[]) {
+        const name = person.replace(/[^\p{L}' -]/gu, '').trim();
+        if (name && !NOT_NAMES.has(name.toLowerCase())) found.add(name.replace(/\b\p{Ll}/gu, (c) => c.toUpperCase()));
+      }
+    }
+    for (const name of found) out.push({ name, start, end });
+  }
+  return out;
+}
+
+/** For tests: whether the compromise fallback has been used in this process. */
+export function compromiseUsed(): boolean {
+  return compromiseWarm;
+}

@@ -1,0 +1,89 @@
+import type { Review } from '../domain/review.js';
+import type { PublishedView } from '../snapshot/published-view.js';
+import { compileTaxonomy, type CompiledTaxonomy } from './analysis/compiled-taxonomy.js';
+import { analyzeReview, type ReviewAnalysis } from './analysis/review-analysis.js';
+import { createTaxonomyRegistry } from './registry.js';
+import { buildAspects } from './report/aspects.js';
+import type { ReportContext } from './report/context.js';
+import { buildEntities } from './report/entities.js';
+import { buildFaq } from './report/faq.js';
+import { buildSummary } from './report/summary.js';
+import { buildTopics } from './report/topics.js';
+import type { InsightsDocument } from './schema.js';
+import { DEFAULT_TAXONOMY_ID } from './taxonomies/index.js';
+import type { Taxonomy } from './taxonomy.js';
+
+export const ENGINE_NAME = 'review-data-insights';
+export const ENGINE_VERSION = '1.0.0';
+
+export interface InsightsEngine {
+  compute(view: PublishedView): InsightsDocument;
+}
+
+export interface InsightsEngineOptions {
+  /** Custom taxonomies (parsed with parseTaxonomy); may replace or `extends` a builtin one. */
+  taxonomies?: Taxonomy[];
+}
+
+interface CacheEntry {
+  key: string;
+  text: string;
+  analysis: ReviewAnalysis;
+}
+
+/**
+ * The insights engine. Pure: it reads only the view it is given, and `generated_at` is the view's
+ * updatedAt, so the same view always gives a deep-equal document. Per-review analyses are cached by
+ * review id + updated_at + taxonomy, so a recompute after a change only analyses the changed reviews.
+ */
+export function createInsightsEngine(options: InsightsEngineOptions = {}): InsightsEngine {
+  const registry = createTaxonomyRegistry(options.taxonomies ?? []);
+  const compiled = new Map<string, CompiledTaxonomy>();
+  const cache = new Map<string, CacheEntry>();
+
+  function compiledFor(id: string): CompiledTaxonomy {
+    let c = compiled.get(id);
+    if (!c) {
+      const taxonomy = registry.get(id) ?? registry.get(DEFAULT_TAXONOMY_ID);
+      if (!taxonomy) throw new Error(`no taxonomy ${id}`);
+      c = compileTaxonomy(taxonomy);
+      compiled.set(id, c);
+    }
+    return c;
+  }
+
+  function analysisOf(review: Review, c: CompiledTaxonomy): ReviewAnalysis {
+    const key = `${c.taxonomy.id}\u0000${review.updated_at}`;
+    const hit = cache.get(review.id);
+    // The text is compared too: an import that changed it without moving updated_at must not serve stale text.
+    if (hit && hit.key === key && hit.text === review.text) return hit.analysis;
+    const analysis = analyzeReview(review, c);
+    cache.set(review.id, { key, text: review.text, analysis });
+    return analysis;
+  }
+
+  return {
+    compute(view) {
+      const c = compiledFor(view.business.taxonomy ?? DEFAULT_TAXONOMY_ID);
+      const items = view.reviews.map((review) => ({ review, analysis: analysisOf(review, c) }));
+      // Forget reviews that left the published set (unpublished or deleted): nothing of theirs may remain.
+      if (cache.size > items.length) {
+        const live = new Set(view.reviews.map((r) => r.id));
+        for (const id of cache.keys()) if (!live.has(id)) cache.delete(id);
+      }
+      const ctx: ReportContext = { taxonomy: c.taxonomy, items };
+      const aspects = buildAspects(ctx);
+      const entities = buildEntities(ctx, view.business);
+      return {
+        generated_at: view.updatedAt,
+        review_count: view.reviews.length,
+        method: { engine: ENGINE_NAME, version: ENGINE_VERSION, taxonomy: c.taxonomy.id },
+        aspects,
+        entities,
+        topics: buildTopics(ctx),
+        faq: buildFaq(ctx, aspects, entities, view.business),
+        summary: buildSummary(ctx, aspects),
+      };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import winkNLP, { type ItemEntity, type ItemSentence, type ItsFunction } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+/** One token with its place in the original text, so quotes can be cut as exact substrings. */
+export interface Token {
+  /** Lower-cased normal form ("n't" becomes "not"). */
+  norm: string;
+  lemma: string;
+  pos: string;
+  /** The text as written, for capitalisation checks (names). */
+  value: string;
+  start: number;
+  end: number;
+  /** wink-nlp entity type covering the token (MONEY, DURATION, TIME, DATE ...), or '' when none. */
+  entity: string;
+  isNumber: boolean;
+}
+
+export interface TokenizedText {
+  tokens: Token[];
+  /** Sentences as [first token, last token + 1). */
+  sentences: Array<[number, number]>;
+}
+
+type Nlp = ReturnType<typeof winkNLP>;
+let nlp: Nlp | undefined;
+
+/** The model takes ~1 s to load: once per process, on first use. */
+function getNlp(): Nlp {
+  nlp ??= winkNLP(model);
+  return nlp;
+}
+
+export function tokenize(text: string): TokenizedText {
+  const engine = getNlp();
+  const its = engine.its;
+  const doc = engine.readDoc(text);
+  const values = doc.tokens().out(its.value) as string[];
+  const norms = doc.tokens().out(its.normal) as string[];
+  // The lemma helper's published type does not fit `out`; it is a token its-function at run time.
+  const lemmas = doc.tokens().out(its.lemma as unknown as ItsFunction<string>) as string[];
+  const pos = doc.tokens().out(its.pos) as string[];
+  const types = doc.tokens().out(its.type) as string[];
+  const entityOf: string[] = new Array<string>(values.length).fill('');
+  doc.entities().each((e: ItemEntity) => {
+    const [s, en] = e.out(its.span) as unknown as [number, number];
+    const type = e.out(its.type) as string;
+    for (let i = s; i <= en; i++) entityOf[i] = type;
+  });
+  const tokens: Token[] = [];
+  let cursor = 0;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] ?? '';
+    // wink keeps every token's original characters, in order; searching from the cursor recovers offsets.
+    let start = text.indexOf(value, cursor);
+    if (start < 0) start = cursor;
+    const end = start + value.length;
+    cursor = end;
+    tokens.push({
+      norm: (norms[i] ?? value).toLowerCase(),
+      lemma: (lemmas[i] ?? value).toLowerCase(),
+      pos: pos[i] ?? 'X',
+      value,
+      start,
+      end,
+      entity: entityOf[i] ?? '',
+      isNumber: types[i] === 'number' || types[i] === 'ordinal',
+    });
+  }
+  const sentences: Array<[number, number]> = [];
+  doc.sentences().each((s: ItemSentence) => {
+    const [a, b] = s.out(its.span) as unknown as [number, number];
+    sentences.push([a, b + 1]);
+  });
+  return { tokens, sentences };
+}

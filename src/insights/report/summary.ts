@@ -1,0 +1,85 @@
+import type { AspectInsight, Summary } from '../schema.js';
+import { listing, MIN_EVIDENCE, plural, round, type ReportContext } from './context.js';
+
+const MAX_LISTED = 3;
+
+/** A strength is clearly praised: enough reviews, and at most a quarter of them negative. */
+export function isStrength(a: AspectInsight): boolean {
+  return a.mentions >= MIN_EVIDENCE && a.positive > a.negative && a.score >= 0.5;
+}
+
+/** A weakness draws a real share of complaints: more bad than good, or two or more and 30% negative. */
+export function isWeakness(a: AspectInsight): boolean {
+  return a.mentions >= MIN_EVIDENCE && (a.negative > a.positive || (a.negative >= 2 && a.negative / a.mentions >= 0.3));
+}
+
+function label(a: AspectInsight): string {
+  return a.label.toLowerCase();
+}
+
+function describe(a: AspectInsight, side: 'positive' | 'negative'): string {
+  return `${label(a)} (${a[side]} of ${a.mentions} ${side})`;
+}
+
+export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight[]): Summary {
+  const n = ctx.items.length;
+  const period = { from: ctx.items[n - 1]?.review.date ?? null, to: ctx.items[0]?.review.date ?? null };
+  if (n < MIN_EVIDENCE) {
+    return {
+      headline: 'Not enough reviews yet',
+      text:
+        n === 0
+          ? 'There are no published reviews yet, so there is nothing to summarise.'
+          : `Only ${plural(n, 'published review')} so far: not enough reviews yet to say what customers consistently like or dislike.`,
+      strengths: [],
+      weaknesses: [],
+      period,
+    };
+  }
+  const average = round(ctx.items.reduce((s, i) => s + i.review.rating, 0) / n, 1);
+  const strengths = aspects.filter(isStrength).sort((a, b) => b.positive - a.positive || b.score - a.score || a.id.localeCompare(b.id));
+  const weaknesses = aspects.filter(isWeakness).sort((a, b) => b.negative - a.negative || a.score - b.score || a.id.localeCompare(b.id));
+  const top = strengths.slice(0, MAX_LISTED);
+  const low = weaknesses.slice(0, MAX_LISTED);
+
+  let headline: string;
+  const s0 = top[0];
+  const w0 = low[0];
+  if (s0 && w0) headline = `Strong on ${label(s0)}, weaker on ${label(w0)}`;
+  else if (s0 && average >= 4.5) headline = `Highly rated, with ${label(s0)} praised most often`;
+  else if (s0) headline = `Customers single out ${listing(top.slice(0, 2).map(label))}`;
+  else if (w0) headline = `Reviewers' most common complaint: ${label(w0)}`;
+  else headline = average >= 4 ? 'Well rated, without one standout theme yet' : 'Mixed reviews, without one clear theme yet';
+
+  const sentences = [
+    `${plural(n, 'published review')} between ${period.from} and ${period.to}, with an average rating of ${average.toFixed(1)} out of 5.`,
+  ];
+  if (top.length > 0) sentences.push(`Reviewers most often praise ${listing(top.map((a) => describe(a, 'positive')))}.`);
+  if (low.length > 0) {
+    sentences.push(
+      low.length === 1 && w0
+        ? `The main complaint is about ${describe(w0, 'negative')}.`
+        : `Complaints concentrate on ${listing(low.map((a) => describe(a, 'negative')))}.`,
+    );
+  }
+  if (top.length === 0 && low.length === 0) sentences.push('No aspect is mentioned often enough yet to call it a strength or a weakness.');
+  const moving = aspects.find(
+    (a) =>
+      a.trend.recent.mentions >= MIN_EVIDENCE &&
+      a.trend.previous.mentions >= MIN_EVIDENCE &&
+      Math.abs(a.trend.recent.score - a.trend.previous.score) >= 0.4,
+  );
+  if (moving) {
+    const better = moving.trend.recent.score > moving.trend.previous.score;
+    sentences.push(
+      `Recent reviews are ${better ? 'more' : 'less'} positive about ${label(moving)} than earlier ones (score ${moving.trend.recent.score.toFixed(2)} against ${moving.trend.previous.score.toFixed(2)}).`,
+    );
+  }
+  return {
+    headline,
+    text: sentences.join(' '),
+    strengths: top.map((a) => a.id),
+    weaknesses: low.map((a) => a.id),
+    period,
+  };
+}
