@@ -1,0 +1,180 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import { createReviewStore } from '../../src/storage/review-store.js';
+import { business, manualClock, review, reviews } from './fixtures.js';
+
+/** A fresh, empty database for one test: its DATABASE_URL and how to throw it away. */
+export interface FreshDatabase {
+  url: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The ReviewStore port's contract (style.md: one suite, run against every database). Each engine's test
+ * file calls this with a factory of empty databases; nothing here knows which engine it runs on.
+ */
+export function describeReviewStoreContract(name: string, fresh: () => Promise<FreshDatabase>): void {
+  describe(`ReviewStore contract: ${name}`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const c of cleanups.splice(0).reverse()) await c();
+    });
+
+    async function open(url?: string) {
+      let target = url;
+      if (!target) {
+        const f = await fresh();
+        cleanups.push(() => f.dispose());
+        target = f.url;
+      }
+      const handle: DatabaseHandle = await openDatabase(target);
+      cleanups.push(() => handle.close());
+      const clock = manualClock();
+      return { handle, url: target, clock, store: createReviewStore(handle.db, { now: clock.now }) };
+    }
+
+    it('starts empty at version 0', async () => {
+      const { store } = await open();
+      expect(await store.version()).toBe(0);
+      expect(await store.isEmpty()).toBe(true);
+      expect(await store.business()).toBeNull();
+      expect(await store.load()).toEqual({ business: null, businessUpdatedAt: null, reviews: [], version: 0 });
+    });
+
+    it('adds reviews, bumps the version once per import, and loads them back unchanged', async () => {
+      const { store, clock } = await open();
+      const input = [review('a', { text: 'Zoë fixed the boiler ✨ "quoted" \\ back\u0000slash\u0001' }), review('b', { rating: 1 })];
+      const summary = await store.applyImport({ reviews: input, replace: false });
+      expect(summary).toEqual({ added: 2, updated: 0, unchanged: 0, deleted: 0, unpublished: 0, business: 'absent' });
+      expect(await store.version()).toBe(1);
+      expect(await store.isEmpty()).toBe(false);
+      const state = await store.load();
+      expect(state.version).toBe(1);
+      const byId = new Map(state.reviews.map((r) => [r.id, r]));
+      expect(byId.get('a')).toEqual({ ...input[0], updated_at: clock.iso() });
+      expect(byId.get('b')?.rating).toBe(1);
+    });
+
+    it('updates changed records, keeps updated_at of unchanged ones, and does not bump for a no-op', async () => {
+      const { store, clock } = await open();
+      await store.applyImport({ reviews: [review('a'), review('b')], replace: false });
+      const first = clock.iso();
+      clock.advance(60_000);
+      const summary = await store.applyImport({ reviews: [review('a', { text: 'changed' }), review('b')], replace: false });
+      expect(summary).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
+      expect(await store.version()).toBe(2);
+      const state = await store.load();
+      const byId = new Map(state.reviews.map((r) => [r.id, r]));
+      expect(byId.get('a')?.updated_at).toBe(clock.iso());
+      expect(byId.get('a')?.text).toBe('changed');
+      expect(byId.get('b')?.updated_at).toBe(first);
+
+      clock.advance(60_000);
+      const again = await store.applyImport({ reviews: [review('a', { text: 'changed' }), review('b')], replace: false });
+      expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 2, deleted: 0 });
+      expect(await store.version()).toBe(2);
+    });
+
+    it('replace deletes every review the import does not name', async () => {
+      const { store } = await open();
+      await store.applyImport({ reviews: reviews(5), replace: false });
+      const summary = await store.applyImport({ reviews: reviews(2), replace: true });
+      expect(summary).toMatchObject({ deleted: 3, unchanged: 2 });
+      expect((await store.load()).reviews.map((r) => r.id).sort()).toEqual(['r000000', 'r000001']);
+      const empty = await store.applyImport({ reviews: [], replace: true });
+      expect(empty.deleted).toBe(2);
+      expect((await store.load()).reviews).toEqual([]);
+      expect(await store.version()).toBe(3);
+    });
+
+    it('writes nothing when an import fails part-way (after a whole batch was written)', async () => {
+      const { store } = await open();
+      await store.applyImport({ reviews: [review('keep')], business: business(), replace: false });
+      const before = await store.load();
+      // 600 valid records fill the first 500-row batch; the invalid one fails the second.
+      const bad = [...reviews(600), review('bad', { rating: 7 })];
+      await expect(store.applyImport({ reviews: bad, business: business({ name: 'Renamed' }), replace: true })).rejects.toThrow();
+      expect(await store.load()).toEqual(before);
+      expect(await store.version()).toBe(1);
+    });
+
+    it('upserts the business: added, unchanged, updated', async () => {
+      const { store, clock } = await open();
+      expect((await store.applyImport({ business: business(), reviews: [], replace: false })).business).toBe('added');
+      expect(await store.version()).toBe(1);
+      expect(await store.isEmpty()).toBe(false);
+      const added = clock.iso();
+      clock.advance(1000);
+      expect((await store.applyImport({ business: business(), reviews: [], replace: false })).business).toBe('unchanged');
+      expect(await store.version()).toBe(1);
+      expect((await store.load()).businessUpdatedAt).toBe(added);
+      clock.advance(1000);
+      const renamed = business({ name: 'Acme Plumbing & Heating' });
+      expect((await store.applyImport({ business: renamed, reviews: [], replace: false })).business).toBe('updated');
+      expect(await store.business()).toEqual(renamed);
+      const state = await store.load();
+      expect(state).toMatchObject({ business: renamed, businessUpdatedAt: clock.iso(), version: 2 });
+    });
+
+    it('stores unpublished records and leaves filtering to the snapshot', async () => {
+      const { store } = await open();
+      const summary = await store.applyImport({
+        reviews: [review('shown'), review('hidden', { hidden: true }), review('unverified', { verified: false })],
+        replace: false,
+      });
+      expect(summary.unpublished).toBe(2);
+      const state = await store.load();
+      expect(state.reviews.map((r) => [r.id, r.verified, r.hidden]).sort()).toEqual([
+        ['hidden', true, true],
+        ['shown', true, false],
+        ['unverified', false, false],
+      ]);
+    });
+
+    it('runs concurrent writers: every import lands and each bumps the version once', async () => {
+      // Two stores over one handle: on PostgreSQL the pool gives each transaction its own connection (real
+      // concurrency, row locks on data_version serialize the bumps); SQLite's driver queues them. Two
+      // handles would deadlock SQLite inside one process: better-sqlite3 waits for a lock synchronously.
+      const { handle, clock } = await open();
+      const a = createReviewStore(handle.db, { now: clock.now });
+      const b = createReviewStore(handle.db, { now: clock.now });
+      const results = await Promise.all([
+        a.applyImport({ reviews: reviews(300, 'a'), replace: false }),
+        b.applyImport({ reviews: reviews(300, 'b'), business: business(), replace: false }),
+        a.applyImport({ reviews: [review('shared', { text: 'from a' })], replace: false }),
+        b.applyImport({ reviews: [review('shared', { text: 'from b' })], replace: false }),
+      ]);
+      expect(results[0].added + results[1].added).toBe(600);
+      expect(await a.version()).toBe(4);
+      const state = await b.load();
+      expect(state.reviews).toHaveLength(601);
+      expect(['from a', 'from b']).toContain(state.reviews.find((r) => r.id === 'shared')?.text);
+    });
+
+    it('sees another connection’s committed writes through version() and load()', async () => {
+      const a = await open();
+      const b = await open(a.url);
+      expect(await b.store.version()).toBe(0);
+      await a.store.applyImport({ reviews: [review('x')], replace: false });
+      expect(await b.store.version()).toBe(1);
+      expect((await b.store.load()).reviews.map((r) => r.id)).toEqual(['x']);
+    });
+
+    it('imports and loads a large batch in one transaction', async () => {
+      const { store } = await open();
+      const many = reviews(5000);
+      let lastProgress = 0;
+      const summary = await store.applyImport({ reviews: many, replace: false }, (done) => {
+        lastProgress = done;
+      });
+      expect(summary.added).toBe(5000);
+      expect(lastProgress).toBe(5000);
+      const state = await store.load();
+      expect(state.version).toBe(1);
+      expect(state.reviews).toHaveLength(5000);
+      const replaced = await store.applyImport({ reviews: many.slice(0, 1000), replace: true });
+      expect(replaced.deleted).toBe(4000);
+      expect((await store.load()).reviews).toHaveLength(1000);
+    });
+  });
+}

@@ -1,0 +1,15 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describeReviewStoreContract } from './review-store.contract.js';
+
+// SQLite: a file in a fresh temporary directory per test (a file, not :memory:, so two handles share it).
+async function freshSqlite() {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'rds-store-'));
+  return {
+    url: `sqlite:${path.join(dir, 'reviews.db')}`,
+    dispose: () => fs.rm(dir, { recursive: true, force: true }),
+  };
+}
+
+describeReviewStoreContract('SQLite', freshSqlite);
