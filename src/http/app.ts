@@ -36,7 +36,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // A request line or body this large is an attack or a mistake, never a query.
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
-    disableRequestLogging: true,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });

@@ -41,8 +41,8 @@ export function isNotModified(
   const ims = headers['if-modified-since'];
   if (ims) {
     const since = Date.parse(ims);
-    // An invalid date is ignored (§13.1.3); a date in the future says nothing either.
-    if (!Number.isNaN(since) && since <= Date.now()) return v.lastModified <= since;
+    // An invalid date is ignored (RFC 9110 §13.1.3).
+    if (!Number.isNaN(since)) return v.lastModified <= since;
   }
   return false;
 }

@@ -4,7 +4,7 @@ import type { ServiceUrls } from '../../domain/urls.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
-import { notModifiedResponse, withHeaders } from './openapi-responses.js';
+import { notModifiedResponse } from './openapi-responses.js';
 
 export interface DocumentRoute {
   url: string;
@@ -36,10 +36,10 @@ export function registerDocumentRoute(
       description: route.description,
       tags: route.tags,
       response: {
-        200: withHeaders({
-          description: route.summary,
+        200: {
+          description: `${route.summary}. Sent with ETag, Last-Modified and Cache-Control.`,
           content: Object.fromEntries(route.mediaTypes.map((m) => [m, { schema: route.schema }])),
-        }),
+        },
         304: notModifiedResponse,
       },
     },

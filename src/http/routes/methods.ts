@@ -11,9 +11,11 @@ export function rejectOtherMethods(app: FastifyInstance, url: string, allow = RE
     method: methods,
     url,
     schema: { hide: true },
-    handler: (request, reply) => {
+    // Answer before the body is parsed: a DELETE with a broken JSON body is still a wrong method.
+    onRequest: async (request, reply) => {
       reply.header('Allow', allow);
       return sendProblem(reply, problemFor('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`));
     },
+    handler: () => undefined,
   });
 }
