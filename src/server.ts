@@ -10,6 +10,7 @@ import { createDocumentRenderers } from './renderers.js';
 import { buildSnapshot } from './snapshot/snapshot.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
+import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
 
 /** The package root, from src/ (tests) and dist/ (built) alike: both sit one level below it. */
@@ -52,6 +53,18 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       onError: (err) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'),
     });
     await snapshots.start();
+    // PostgreSQL: every committed write NOTIFYs; refresh at once instead of waiting for the next poll,
+    // which stays as the safety net. SQLite has no notifications: the poll is a cheap counter read.
+    const changes =
+      database.dialect === 'postgres'
+        ? createPostgresChangeSignal({
+            url: config.DATABASE_URL,
+            onError: (err) => logger.warn({ err }, 'change listener lost its PostgreSQL connection; reconnecting'),
+          })
+        : null;
+    changes?.subscribe(() => {
+      snapshots.refresh().catch((err: unknown) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'));
+    });
     const app = await createApp({ snapshots, urls, logger, schemas: renderers.schemas });
     return {
       app,
@@ -62,6 +75,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       async close() {
         snapshots.stop();
         await app.close();
+        await changes?.close();
         await database.close();
       },
     };

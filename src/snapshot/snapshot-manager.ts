@@ -31,6 +31,9 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
   let snapshot: Snapshot | null = null;
   let timer: NodeJS.Timeout | null = null;
   let inFlight: Promise<Snapshot> | null = null;
+  // A change signal that arrives while a refresh is running may concern a write that refresh did not
+  // see (it read the counter before the commit): remember it and check once more afterwards.
+  let again = false;
 
   async function rebuild(): Promise<Snapshot> {
     const state = await options.store.load();
@@ -65,8 +68,21 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
     },
     refresh() {
       // One rebuild at a time: a poll that fires during a long rebuild joins it instead of racing it.
-      inFlight ??= refreshOnce().finally(() => {
+      if (inFlight) {
+        again = true;
+        return inFlight;
+      }
+      const run = async (): Promise<Snapshot> => {
+        let result = await refreshOnce();
+        while (again) {
+          again = false;
+          result = await refreshOnce();
+        }
+        return result;
+      };
+      inFlight = run().finally(() => {
         inFlight = null;
+        again = false;
       });
       return inFlight;
     },

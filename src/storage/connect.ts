@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
+import { installChangeNotify } from './postgres/change-notify.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -38,7 +39,9 @@ function openSqlite(file: string): DatabaseHandle {
 }
 
 function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
+  // connectionTimeoutMillis: during a PostgreSQL outage a query fails within seconds (the snapshot keeps
+  // serving the last good data) instead of queueing forever; keepAlive notices a silently dead peer.
+  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5000, keepAlive: true });
   // An idle client that loses its connection (a PostgreSQL restart) emits 'error' on the pool; without
   // a listener that would crash the process. The pool replaces the client on the next query.
   pool.on('error', () => {});
@@ -53,6 +56,7 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
   const handle = parsed.dialect === 'sqlite' ? openSqlite(parsed.file) : openPostgres(parsed.url);
   try {
     await migrate(handle.db);
+    if (handle.dialect === 'postgres') await installChangeNotify(handle.db);
   } catch (error) {
     await handle.close();
     throw error;
