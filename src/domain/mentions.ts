@@ -23,14 +23,12 @@ function isBoundary(text: string, index: number): boolean {
   return !WORD_CHAR.test(ch);
 }
 
-function occursAsPhrase(lowerText: string, needle: string): boolean {
-  let from = 0;
-  for (;;) {
-    const at = lowerText.indexOf(needle, from);
-    if (at < 0) return false;
-    if (isBoundary(lowerText, at - 1) && isBoundary(lowerText, at + needle.length)) return true;
-    from = at + 1;
-  }
+// ASCII is most text: its word characters are [A-Za-z0-9_], as WORD_CHAR says, without a regex test.
+function isBoundaryFast(text: string, index: number): boolean {
+  if (index < 0 || index >= text.length) return true;
+  const c = text.charCodeAt(index);
+  if (c >= 128) return isBoundary(text, index);
+  return !((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 || (c >= 65 && c <= 90));
 }
 
 export interface MentionMatcher {
@@ -39,8 +37,10 @@ export interface MentionMatcher {
 }
 
 /**
- * Builds the matcher once per catalog. A lower-cased `indexOf` with explicit boundary checks is used
- * instead of one regular expression per entry: it is an order of magnitude faster at 100k reviews.
+ * Builds the matcher once per catalog. Each lower-cased text is walked once: at every position that
+ * follows a boundary, only the phrases starting with that character are compared, with an explicit
+ * boundary check after them. One regular expression per entry, or one `indexOf` pass per phrase, costs
+ * an order of magnitude more at 100k reviews.
  */
 export function createMentionMatcher(business: Business): MentionMatcher {
   const catalog: Record<Kind, { id: string; name: string; aliases: string[] }[]> = {
@@ -58,14 +58,31 @@ export function createMentionMatcher(business: Business): MentionMatcher {
       for (const needle of needles) phrases.push({ needle, kind, ref });
     }
   }
+  // Phrases by their first UTF-16 code unit: an array for ASCII, a map for the rest.
+  const asciiFirst: (Phrase[] | undefined)[] = new Array<Phrase[] | undefined>(128);
+  const otherFirst = new Map<number, Phrase[]>();
+  for (const p of phrases) {
+    const c = p.needle.charCodeAt(0);
+    const list = c < 128 ? (asciiFirst[c] ??= []) : otherFirst.get(c);
+    if (list) list.push(p);
+    else otherFirst.set(c, [p]);
+  }
 
   return {
     resolve(title, text, tags) {
       const found: Record<Kind, Set<string>> = { technicians: new Set(), services: new Set(), service_areas: new Set() };
       const haystacks = [title, text].filter((s): s is string => !!s).map((s) => s.toLowerCase());
-      for (const p of phrases) {
-        if (found[p.kind].has(p.ref.id)) continue;
-        if (haystacks.some((h) => occursAsPhrase(h, p.needle))) found[p.kind].add(p.ref.id);
+      // A match must not span title and text: each is walked on its own.
+      for (const h of haystacks) {
+        for (let at = 0; at < h.length; at++) {
+          const c = h.charCodeAt(at);
+          const bucket = c < 128 ? asciiFirst[c] : otherFirst.get(c);
+          if (bucket === undefined || !isBoundaryFast(h, at - 1)) continue;
+          for (const p of bucket) {
+            if (found[p.kind].has(p.ref.id)) continue;
+            if (h.startsWith(p.needle, at) && isBoundaryFast(h, at + p.needle.length)) found[p.kind].add(p.ref.id);
+          }
+        }
       }
       for (const kind of KINDS) for (const id of tags[kind]) if (byId[kind].has(id)) found[kind].add(id);
       // Catalog order, so the same data always gives the same bytes.

@@ -5,10 +5,10 @@
  */
 const CODING_SUFFIX = /-(gzip|br)$/;
 
-function opaque(tag: string): string {
-  const t = tag.trim().replace(/^W\//, '');
-  const inner = t.startsWith('"') && t.endsWith('"') && t.length >= 2 ? t.slice(1, -1) : t;
-  return inner.replace(CODING_SUFFIX, '');
+/** The opaque part of an entity-tag, without a coding suffix; null for anything that is not one. */
+function opaque(tag: string): string | null {
+  const m = /^(?:W\/)?"([^"]*)"$/.exec(tag.trim());
+  return m ? m[1]!.replace(CODING_SUFFIX, '') : null;
 }
 
 /** Splits an If-None-Match list on commas outside quotes. */
@@ -19,7 +19,7 @@ function splitTags(header: string): string[] {
 export function etagMatches(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
   const current = opaque(etag);
-  return splitTags(ifNoneMatch).some((t) => t === '*' || opaque(t) === current);
+  return current !== null && splitTags(ifNoneMatch).some((t) => t === '*' || opaque(t) === current);
 }
 
 export interface Validators {

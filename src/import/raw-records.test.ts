@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { formatOf, readRecords } from './raw-records.js';
+
+describe('readRecords', () => {
+  it('reads a dataset document and a bare array, numbering records from 1', () => {
+    const doc = readRecords(JSON.stringify({ business: { id: 'b' }, reviews: [{ id: 'a' }, { id: 'b' }] }), 'json');
+    expect(doc.business).toEqual({ id: 'b' });
+    expect(doc.records.map((r) => r.record)).toEqual([1, 2]);
+    expect(readRecords('[{"id":"x"}]', 'json').records).toEqual([{ record: 1, value: { id: 'x' } }]);
+  });
+  it('reports malformed JSON and wrong top-level shapes', () => {
+    expect(readRecords('{"reviews": [', 'json').problems[0]?.message).toMatch(/not valid JSON/);
+    expect(readRecords('"x"', 'json').problems[0]?.message).toMatch(/dataset document/);
+    expect(readRecords('{"reviews": 3}', 'json').problems[0]?.message).toMatch(/array/);
+  });
+  it('numbers JSONL records by their line, skipping blank lines', () => {
+    const out = readRecords('{"id":"a"}\n\n{"id": \n{"id":"c"}\r\n', 'jsonl');
+    expect(out.records.map((r) => [r.line, (r.value as { id: string }).id])).toEqual([
+      [1, 'a'],
+      [4, 'c'],
+    ]);
+    expect(out.problems).toEqual([{ record: 2, line: 3, message: expect.stringMatching(/not valid JSON/) as unknown as string }]);
+  });
+  it('reads CSV with dotted columns, lists, booleans, numbers and empty cells as absent', () => {
+    const csv = [
+      'id,date,rating,text,author.name,author.location,verified,hidden,mentions.technicians',
+      'a,2024-01-01,5,"Hello, ""world""",Ann B.,,yes,0,mike; jose',
+      'b,2024-01-02,x,"two',
+      'lines",Bo,,false,,',
+    ].join('\n');
+    const out = readRecords(csv, 'csv');
+    expect(out.problems).toEqual([]);
+    expect(out.records[0]).toEqual({
+      record: 1,
+      line: 2,
+      value: {
+        id: 'a',
+        date: '2024-01-01',
+        rating: 5,
+        text: 'Hello, "world"',
+        author: { name: 'Ann B.' },
+        verified: true,
+        hidden: false,
+        mentions: { technicians: ['mike', 'jose'] },
+      },
+    });
+    expect(out.records[1]?.value).toMatchObject({ rating: 'x', text: 'two\nlines', verified: false });
+    expect(out.records[1]?.line).toBe(4);
+  });
+  it('chooses the format by extension or flag', () => {
+    expect(formatOf('a/b.JSONL')).toBe('jsonl');
+    expect(formatOf('x.txt', 'csv')).toBe('csv');
+    expect(() => formatOf('x.txt')).toThrow(/--format/);
+  });
+});

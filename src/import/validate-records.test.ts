@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { BusinessSchema } from '../domain/business.js';
+import { createMentionMatcher } from '../domain/mentions.js';
+import { toIncoming, validateFiles, formatProblem } from './validate-records.js';
+
+const ok = (id: string, extra: object = {}) => ({
+  id,
+  date: '2024-01-01',
+  rating: 4,
+  text: 'Mike was great',
+  author: { name: 'A.' },
+  verified: true,
+  ...extra,
+});
+
+describe('validateFiles (contract §3)', () => {
+  it('lists every bad record with its number, id and field', () => {
+    const raw = {
+      records: [ok('a'), ok('b', { rating: 7 }), ok('c', { date: '2025-02-30' }), ok('d'), ok('e', { text: 42 })].map((value, i) => ({
+        record: i + 1,
+        value,
+      })),
+      problems: [],
+    };
+    const out = validateFiles([{ name: 'f.json', raw }], { assumeVerified: false });
+    expect(out.problems.map((p) => [p.record, p.id, p.path])).toEqual([
+      [2, 'b', 'rating'],
+      [3, 'c', 'date'],
+      [5, 'e', 'text'],
+    ]);
+    expect(formatProblem(out.problems[0]!)).toMatch(/^f\.json: record 2 \(id b\): rating: /);
+  });
+  it('requires verified unless --assume-verified, and rejects duplicate ids', () => {
+    const raw = {
+      records: [
+        { record: 1, value: ok('a', { verified: undefined }) },
+        { record: 2, line: 9, value: ok('b') },
+        { record: 3, line: 10, value: ok('b') },
+      ],
+      problems: [],
+    };
+    const strict = validateFiles([{ name: 'f.jsonl', raw }], { assumeVerified: false });
+    expect(strict.problems.map((p) => p.path)).toEqual(['verified', 'id']);
+    expect(formatProblem(strict.problems[1]!)).toMatch(/line 10/);
+    const lenient = validateFiles([{ name: 'f.jsonl', raw }], { assumeVerified: true });
+    expect(lenient.problems.map((p) => p.path)).toEqual(['id']);
+  });
+});
+
+describe('toIncoming', () => {
+  const business = BusinessSchema.parse({
+    id: 'b',
+    name: 'B',
+    technicians: [
+      { id: 'mike', name: 'Mike R', aliases: ['Mike'] },
+      { id: 'ann', name: 'Ann', aliases: [] },
+    ],
+  });
+  it('drops mention tags the text already yields, so an export imports back unchanged', () => {
+    const parsed = validateFiles(
+      [
+        {
+          name: 'f',
+          raw: {
+            records: [{ record: 1, value: ok('a', { mentions: { technicians: [{ id: 'mike', name: 'Mike R' }, 'ann'] } }) }],
+            problems: [],
+          },
+        },
+      ],
+      { assumeVerified: false },
+    );
+    const incoming = toIncoming(parsed.records[0]!.review, createMentionMatcher(business));
+    expect(incoming.mention_tags.technicians).toEqual(['ann']);
+    expect(incoming).toMatchObject({
+      title: null,
+      language: null,
+      author: { name: 'A.', location: null },
+      source: { platform: 'website', url: null },
+      hidden: false,
+    });
+  });
+});
