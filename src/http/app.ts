@@ -62,6 +62,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
           'Verified customer reviews of one local business, with aspect-based insights, as REST, JSON Feed, Atom, WebSub and MCP. Public and read-only: no key, no account; an Authorization header is ignored.',
       },
       servers: [{ url: deps.urls.base }],
+      // Public and read-only (spec §5): no security scheme applies, said explicitly (OpenAPI 3.1 §4.8.10).
+      security: [],
       tags: [
         { name: 'datasets', description: 'Whole documents, precomputed per data change.' },
         { name: 'reviews', description: 'Search and lookup.' },
