@@ -6,7 +6,7 @@ import { z } from 'zod';
  * - `word` a literal; `a|b|c` alternatives; `pre*` a prefix;
  * - `..` a gap of 0 to 3 tokens, `...` of 0 to 8; `?word` an optional token;
  * - `#MONEY`, `#DURATION`, `#TIME`, `#DATE`, `#NUM` a token inside a wink-nlp entity of that type
- *   (or a number), which is how implicit aspects ("showed up 2 hours late") find their evidence.
+ *   (or a number), `#CLOCK` a time of day ("10:15", "9am"), which is how implicit aspects ("showed up 2 hours late") find their evidence.
  */
 export const CueSchema = z.string().min(1);
 

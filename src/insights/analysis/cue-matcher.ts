@@ -38,6 +38,8 @@ function compileStep(raw: string): Step {
 function tokenMatches(step: Exclude<Step, { kind: 'gap' }>, t: Token): boolean {
   if (step.kind === 'entity') {
     if (step.type === 'NUM') return t.isNumber || /^\d/.test(t.norm);
+    // Clock times: wink tags "9am" as TIME but leaves "10:15" a plain number.
+    if (step.type === 'CLOCK') return t.entity === 'TIME' || /^\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?$/.test(t.norm);
     return t.entity === step.type;
   }
   if (step.words.has(t.norm) || step.words.has(t.lemma)) return true;

@@ -31,7 +31,7 @@ const THRESHOLD = 0.3;
 /** Negating praise is weaker than the opposite complaint ("not great" is not "terrible"). */
 const NEGATED_SCALE = -0.8;
 /** Negation does not apply through these ("not only", "nothing but praise"). */
-const NOT_NEGATING_NEXT = new Set(['only', 'just', 'but', 'doubt', 'wonder', 'matter']);
+const NOT_NEGATING_NEXT = new Set(['only', 'just', 'but', 'doubt', 'wonder', 'matter', 'believe', 'wait']);
 
 function isNegated(tokens: readonly Token[], at: number, clause: Clause): boolean {
   for (let j = at - 1; j >= Math.max(clause.start, at - NEGATION_WINDOW); j--) {

@@ -31,6 +31,50 @@ function getNlp(): Nlp {
   return nlp;
 }
 
+const WORDISH = /^[\p{L}\p{N}]/u;
+
+/**
+ * wink-nlp splits "follow-up", "clean-cut", "on-time" into three tokens; reviewers' compounds are
+ * single words to the cues (and a hyphen with no space around it is not a clause break).
+ */
+function mergeHyphenated(tokens: Token[]): { merged: Token[]; indexOf: number[] } {
+  const merged: Token[] = [];
+  const indexOf: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!t) continue;
+    const last = merged[merged.length - 1];
+    const next = tokens[i + 1];
+    if (
+      t.norm === '-' &&
+      last &&
+      next &&
+      last.end === t.start &&
+      t.end === next.start &&
+      WORDISH.test(last.norm) &&
+      WORDISH.test(next.norm)
+    ) {
+      const norm = `${last.norm}-${next.norm}`;
+      merged[merged.length - 1] = {
+        ...last,
+        norm,
+        lemma: `${last.norm}-${next.lemma}`,
+        value: `${last.value}-${next.value}`,
+        end: next.end,
+        pos: next.pos,
+        isNumber: last.isNumber && next.isNumber,
+      };
+      indexOf[i] = merged.length - 1;
+      indexOf[i + 1] = merged.length - 1;
+      i++;
+      continue;
+    }
+    merged.push(t);
+    indexOf[i] = merged.length - 1;
+  }
+  return { merged, indexOf };
+}
+
 export function tokenize(text: string): TokenizedText {
   const engine = getNlp();
   const its = engine.its;
@@ -67,10 +111,11 @@ export function tokenize(text: string): TokenizedText {
       isNumber: types[i] === 'number' || types[i] === 'ordinal',
     });
   }
+  const { merged, indexOf } = mergeHyphenated(tokens);
   const sentences: Array<[number, number]> = [];
   doc.sentences().each((s: ItemSentence) => {
     const [a, b] = s.out(its.span) as unknown as [number, number];
-    sentences.push([a, b + 1]);
+    sentences.push([indexOf[a] ?? 0, (indexOf[b] ?? merged.length - 1) + 1]);
   });
-  return { tokens, sentences };
+  return { tokens: merged, sentences };
 }

@@ -22,8 +22,20 @@ const POSITIVE: Record<number, string> = {
       impressively quickly promptly efficiently properly correctly right fixed cool fun elegant classy
       authentic succulent tender juicy flavorful flavourful crisp crispy savory savoury rich hearty
       inviting intimate lively vibrant unpretentious gracious knowledgable efficent professionaly
-      frendly helpfull excelent awsome recomend`,
-  1: `fine ok okay decent adequate better improved improve helped help like liked interesting clean
+      frendly helpfull excelent awsome recomend memorable unforgettable remarkable notable exceeded
+      exceed exceeds refreshing innovative creative inventive unique terrific tastiest finest freshest
+      friendliest nicest coolest greatest yummiest loveliest prettiest cleanest comfy homey homely
+      homestyle soothing peaceful pleasantly pleasing pleasure delight delighted delightful delightfully
+      satisfying satisfy hospitable welcoming warmly fabulously gem gems treasure winner winners
+      champion spot-on impeccably marvelous marvellous splendid sublime luscious decadent indulgent
+      addictive addicting crave craving fresh-tasting well-prepared well-made well-priced well-seasoned
+      well-cooked beautifully generous generously ample plentiful huge hefty filling worthwhile
+      recommendable affordably cheaply valuable incredible incredibly unbelievable amazingly
+      outstandingly excellence superb superbly tremendous wonderful wonders awesomeness best-kept
+      ideal perfection immaculate pristine efficiently smoothly swiftly attentively warmth courtesy
+      friendliness kindness patience polished sophisticated stylish trendy upscale swanky posh quaint
+      adorable cute lively vibrant buzzing inviting happy happily thrilled ecstatic excited eager`,
+  1: `decent adequate better improved improve helped help like liked interesting clean
       calm quiet safe ready available clear clearly simple worked works working success successful
       resolved solved`,
 };
@@ -46,7 +58,27 @@ const NEGATIVE: Record<number, string> = {
       lied lie lying liar liars cheated cheat cheating misled misleading deceptive hidden neglected
       forgot forgotten lost leaking leak leaks leaky flooded ruined ruin scratched cracked dented
       stained horrid icky meh ugh yuck dirt unclean uncomfortable unpleasant rushed inattentive
-      rudely poorly badly wrongly ridiculous absurd excessive exorbitant steep insane`,
+      rudely poorly badly wrongly ridiculous absurd excessive exorbitant steep insane horrified
+      horrifying overrated overhyped over-rated joke pits drawback drawbacks flavorless flavourless
+      tasteless rubber rubbery chewy gummy mushy watery runny oily fatty gristly gristle fishy sour
+      bitter burnt charred inconsistent inconsistency intimidating overwhelmed overwhelming gawky
+      squeezed stressed refuse refused refuses apology apologize ghetto sloppily carelessly neglect
+      neglectful negligent unattentive inattentively snotty snobby snobbish pretentious attitude
+      obnoxious irritating irritated irritable annoyance disgusted disgust disgustingly revolting
+      nauseating sick sickening ill vomit poisoning spoiled spoilt rotten moldy mouldy rancid expired
+      thawed frozen microwaved reheated canned imitation fake artificial processed unappetizing
+      unimpressive unimpressed uninspired uninspiring forgettable boring dull flat lifeless soulless
+      sterile tacky cheesy dingy dank dumpy shabby rundown run-down worn grimy sticky stinky smelly
+      cramped claustrophobic deafening blaring uncomfortable cold drafty stuffy hot humid chaotic
+      hectic disorganized disorganised unorganized understaffed overworked slowest slowly forever
+      ages eternity waited hungry starving stingy skimpy meager meagre measly tiny puny paltry overpriced
+      gouged cheated swindled scammed robbed insulted offended offensive outraged appalled shocked
+      embarrassed embarrassing humiliated humiliating mistreated ignored neglected unwelcome unwelcoming
+      hostile cold-shoulder unacceptable inexcusable unforgivable unbearable intolerable disrespected
+      condescendingly arrogantly lame weak worst-ever downhill declined decline deteriorated mediocrity
+      blah ho-hum so-so underwhelming underwhelmed disappoint disappoints letdown let-down unfortunate
+      regrettable pity shame shameful unhappily angrily badly-run bland-tasting overcooked undercooked
+      overdone underdone soggy limp greasy salty oversalted over-salted`,
   1: `small tiny limited missing boring average mediocre ordinary tired expected
       difficult hard unclear odd strange weird wait waited waiting`,
 };
@@ -75,7 +107,9 @@ export const INTENSIFIERS: ReadonlyMap<string, number> = new Map([
 
 /** Words that negate the opinion in the next few tokens. "n't" is normalised to "not" by wink-nlp. */
 export const NEGATORS: ReadonlySet<string> = new Set(
-  'not no never nobody nothing none nor neither without hardly barely nowhere cannot lack lacked lacking'.split(' '),
+  'not no never nobody nothing none nor neither without hardly barely nowhere cannot lack lacked lacking didnt dont doesnt wasnt werent isnt arent cant couldnt wouldnt wont shouldnt havent hasnt hadnt'.split(
+    ' ',
+  ),
 );
 
 /** Conjunctions after which the writer's verdict usually lies ("X, but Y" means Y counts). */
