@@ -30,7 +30,8 @@ export function negotiateCoding(acceptEncoding: string | undefined): ContentCodi
  */
 export async function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): Promise<FastifyReply> {
   const coding = rep.body.length >= MIN_COMPRESS_BYTES ? negotiateCoding(request.headers['accept-encoding']) : null;
-  reply.header('Vary', 'Accept-Encoding');
+  // A route that also negotiates the media type has already said `Vary: Accept, Accept-Encoding`.
+  if (!reply.hasHeader('Vary')) reply.header('Vary', 'Accept-Encoding');
   reply.header('Cache-Control', CACHE_CONTROL);
   reply.header('Last-Modified', new Date(rep.lastModified).toUTCString());
   const notModified = isNotModified(request.headers, rep);
