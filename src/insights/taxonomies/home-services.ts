@@ -6,8 +6,6 @@ import type { TaxonomyInput } from '../taxonomy.js';
  * trades, in general forms (alternatives, gaps, entity slots) rather than copies of any sentence; the
  * labelled data is only used to measure them. `a|b` alternates single words; phrases are separate cues.
  */
-const SERVICE_OBJECT =
-  'ac|a/c|furnace|heat|heater|unit|system|toilet|sink|drain|dishwasher|disposal|pipe|pipes|leak|outlet|panel|fan|fans|softener|pump';
 
 export const homeServicesTaxonomy: TaxonomyInput = {
   id: 'home-services',
