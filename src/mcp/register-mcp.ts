@@ -1,0 +1,113 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ServiceUrls } from '../domain/urls.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { createLegacyHandler, jsonRpcError } from './legacy-handler.js';
+import { createServerFactory } from './server-factory.js';
+import type { McpSessionStore } from './session-port.js';
+import { createSessionManager, type SessionManager } from './sessions.js';
+
+export interface McpDeps {
+  snapshots: { current(): Snapshot };
+  urls: ServiceUrls;
+  sessionStore: McpSessionStore;
+  /** MCP_SESSION_TTL_SECONDS */
+  sessionTtlSeconds: number;
+  /** MCP_MAX_SESSIONS */
+  maxSessions: number;
+  /** The insights document schema; a permissive object until the insights renderer provides one. */
+  insightsSchema?: z.ZodType;
+  /** Injected clock for session expiry (tests). */
+  now?: () => number;
+  sweepIntervalMs?: number;
+}
+
+export interface McpEndpoint {
+  sessions: SessionManager;
+}
+
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return new Request(`http://${request.host || 'localhost'}${request.url}`, { method: request.method, headers });
+}
+
+async function send(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => void reply.header(name, value));
+  // Answers are never cached: a session's next answer may differ, and errors are per request.
+  reply.header('Cache-Control', 'no-store');
+  if (response.body === null) return reply.send();
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    return reply.send(Readable.fromWeb(response.body as NodeReadableStream));
+  }
+  return reply.send(Buffer.from(await response.arrayBuffer()));
+}
+
+/**
+ * `POST /mcp` (and GET/DELETE) for both protocol eras on one endpoint (contract §5): requests that
+ * carry the 2026-07-28 per-request `_meta` envelope go to the SDK's stateless modern handler
+ * (`server/discover`, no session); everything else is 2025-era traffic, served with sessions kept in
+ * the store (see legacy-handler.ts). The SDK's own classifier decides, so the two can never disagree.
+ *
+ * Responses go through Fastify's reply (not the raw socket), so the global CORS headers, including
+ * `Access-Control-Expose-Headers: Mcp-Session-Id`, reach every MCP answer.
+ */
+export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<McpEndpoint> {
+  const onError = (error: Error) => app.log.debug({ err: error }, 'MCP request rejected');
+  const factory = createServerFactory({
+    snapshots: deps.snapshots,
+    urls: deps.urls,
+    insightsSchema: deps.insightsSchema ?? z.record(z.string(), z.unknown()),
+  });
+  const sessions = createSessionManager({
+    store: deps.sessionStore,
+    ttlSeconds: deps.sessionTtlSeconds,
+    maxSessions: deps.maxSessions,
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.sweepIntervalMs !== undefined ? { sweepIntervalMs: deps.sweepIntervalMs } : {}),
+    onError: (err) => app.log.warn({ err }, 'could not sweep expired MCP sessions'),
+  });
+  const legacy = createLegacyHandler({ factory, sessions, onError });
+  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: onError });
+
+  await app.register(async (scope) => {
+    // The SDK reads JSON-RPC itself: a body that is not JSON is a JSON-RPC parse error, not a problem.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.route({
+      method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'],
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        let parsedBody: unknown;
+        if (request.method === 'POST') {
+          if (!isJsonContentType(request.headers['content-type'] ?? null)) {
+            return send(reply, jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
+          }
+          try {
+            parsedBody = JSON.parse((request.body as Buffer | undefined)?.toString('utf8') ?? '');
+          } catch {
+            return send(reply, jsonRpcError(400, -32700, 'Parse error: Invalid JSON'));
+          }
+        }
+        const req = webRequest(request);
+        const legacyEra = await isLegacyRequest(req, parsedBody);
+        const response = legacyEra ? await legacy.handle(req, parsedBody) : await modern.fetch(req, { parsedBody });
+        return send(reply, response);
+      },
+    });
+  });
+
+  app.addHook('onClose', async () => {
+    sessions.close();
+    await Promise.all([legacy.close(), modern.close()]);
+  });
+  return { sessions };
+}

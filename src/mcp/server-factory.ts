@@ -1,0 +1,85 @@
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import type { ServiceUrls } from '../domain/urls.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { serverInstructions } from './instructions.js';
+import { toolJsonSchema } from './json-schema.js';
+import { PROMPTS, renderPrompt } from './prompts.js';
+import { documentResources, readDocument } from './resources.js';
+import { createTools, toolErrorJson } from './tools.js';
+
+export interface McpServerDeps {
+  snapshots: { current(): Snapshot };
+  urls: ServiceUrls;
+  /** The insights document schema (the permissive placeholder until the insights renderer is wired). */
+  insightsSchema: z.ZodType;
+}
+
+export const SERVER_INFO = { name: 'review-data-service', title: 'Review Data Service', version: '1.0.0' };
+
+// Contract §5: every tool only reads, and only this service's own data.
+const ANNOTATIONS = { readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true };
+
+/**
+ * A factory of per-request server instances for both eras. Everything that does not depend on the
+ * request (the tool list with its JSON Schemas, the resource list) is computed once, here; an
+ * instance is a handful of handler closures, cheap enough to make for every request, which is how
+ * the SDK serves stateless traffic (one instance per exchange).
+ */
+export function createServerFactory(deps: McpServerDeps): () => Server {
+  const tools = createTools(deps.insightsSchema);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listed = tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: toolJsonSchema(t.inputSchema, 'input'),
+    outputSchema: toolJsonSchema(t.outputSchema, 'output'),
+    annotations: { title: t.title, ...ANNOTATIONS },
+  }));
+  const resources = documentResources(deps.urls);
+  const listedResources = resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }));
+  const instructionsFor = new WeakMap<Snapshot, string>();
+
+  return () => {
+    const snapshot = deps.snapshots.current();
+    let instructions = instructionsFor.get(snapshot);
+    if (instructions === undefined) instructionsFor.set(snapshot, (instructions = serverInstructions(snapshot.view.business.name)));
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      instructions,
+    });
+
+    server.setRequestHandler('tools/list', () => ({ tools: listed }));
+    server.setRequestHandler('tools/call', (request) => {
+      const tool = byName.get(request.params.name);
+      // MCP 2025-11-25 §Tools, Error Handling: an unknown tool is a protocol error, -32602.
+      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      const outcome = tool.call(request.params.arguments ?? {}, deps.snapshots.current());
+      if (!outcome.ok) {
+        // No structuredContent on errors: clients validate it against the outputSchema.
+        return { content: [{ type: 'text' as const, text: toolErrorJson(outcome) }], isError: true };
+      }
+      return {
+        content: [{ type: 'text' as const, text: outcome.json }],
+        structuredContent: JSON.parse(outcome.json) as Record<string, unknown>,
+      };
+    });
+
+    server.setRequestHandler('resources/list', () => ({ resources: listedResources }));
+    server.setRequestHandler('resources/read', (request) => {
+      const resource = resources.find((r) => r.uri === request.params.uri);
+      const contents = resource ? readDocument(deps.snapshots.current(), resource) : undefined;
+      if (!contents) throw new ResourceNotFoundError(request.params.uri);
+      return { contents: [contents] };
+    });
+
+    server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS }));
+    server.setRequestHandler('prompts/get', (request) => {
+      const prompt = renderPrompt(request.params.name, request.params.arguments ?? {});
+      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
+      return prompt;
+    });
+    return server;
+  };
+}
