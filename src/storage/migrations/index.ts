@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as reviews0001 from './0001-reviews.js';
+import * as mcpSessions0003 from './0003-mcp-sessions.js';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so the compiled build and the test
@@ -7,6 +8,7 @@ import * as reviews0001 from './0001-reviews.js';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-reviews': reviews0001,
+  '0003-mcp-sessions': mcpSessions0003,
 };
 
 export const migrationProvider: MigrationProvider = {
