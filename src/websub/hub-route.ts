@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rejectOtherMethods } from '../http/routes/methods.js';
+import { parseHubRequest, type HubRequest, type HubRequestSchema } from './hub-request.js';
+import type { RateLimiter } from './rate-limit.js';
+
+export const HUB_PATH = '/api/websub/hub';
+/** A subscription request is a few hundred bytes; 16 KiB leaves room for long callback URLs. */
+const BODY_LIMIT = 16 * 1024;
+const UNSUPPORTED = Symbol('unsupported media type');
+
+export interface HubRouteDeps {
+  schema: HubRequestSchema;
+  limiter: RateLimiter;
+  /** Stores the request durably; resolves to its intent id. */
+  accept(request: HubRequest): Promise<string>;
+  /** Called once the 202 has been sent (never before: contract §6). */
+  accepted(intentId: string): void;
+}
+
+function plain(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply.code(status).type('text/plain; charset=utf-8').header('Cache-Control', 'no-store').send(`${text}\n`);
+}
+
+/**
+ * POST /api/websub/hub (WebSub §5.1, contract §6): 202 and verification afterwards, or 400 with the
+ * reasons in plain text (§5.1.3: hubs SHOULD describe the error as plain text) and nothing stored.
+ */
+export function hubRoutePlugin(deps: HubRouteDeps) {
+  const pending = new WeakMap<FastifyRequest, string>();
+  return async (app: FastifyInstance): Promise<void> => {
+    await app.register(async (scope) => {
+      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+        done(null, new URLSearchParams(body as string));
+      });
+      // Anything else is answered by the handler (415, plain text like the other hub errors).
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, _body, done) => done(null, UNSUPPORTED));
+
+      scope.post(HUB_PATH, {
+        schema: { hide: true },
+        bodyLimit: BODY_LIMIT,
+        onRequest: (request, reply, done) => {
+          const decision = deps.limiter.take(request.ip);
+          if (decision.ok) return done();
+          reply.header('Retry-After', String(decision.retryAfterSeconds));
+          plain(reply, 429, `Too many subscription requests from ${request.ip}; retry after ${decision.retryAfterSeconds} s.`);
+        },
+        onResponse: (request, _reply, done) => {
+          const id = pending.get(request);
+          if (id) deps.accepted(id);
+          done();
+        },
+        handler: async (request, reply) => {
+          if (!(request.body instanceof URLSearchParams)) {
+            return plain(reply, 415, 'Hub requests must be sent as application/x-www-form-urlencoded (WebSub §5.1).');
+          }
+          const parsed = parseHubRequest(deps.schema, request.body);
+          if (!parsed.ok) return plain(reply, 400, parsed.reason);
+          pending.set(request, await deps.accept(parsed.request));
+          return plain(reply, 202, `Accepted: the ${parsed.request.mode} request will be verified with a GET to the callback.`);
+        },
+      });
+      rejectOtherMethods(scope, HUB_PATH, 'POST, OPTIONS');
+    });
+  };
+}

@@ -1,0 +1,208 @@
+import type { ClaimedDelivery, Intent, TopicRecord, WebSubStore } from '../domain/websub-ports.js';
+import type { CallbackClient } from './callback-client.js';
+import type { Clock, HubLogger, Scheduler } from './clock.js';
+import { classifyDelivery, notificationHeaders, retryDelayMs } from './delivery.js';
+import type { TopicContentSource } from './topic-content.js';
+import { denialUrl, isConfirmed, newChallenge, verificationUrl } from './verification.js';
+
+/** Contract §6: after 3 consecutive failed attempts the subscription is removed. */
+export const MAX_FAILURES = 3;
+
+export interface HubWorkerOptions {
+  store: WebSubStore;
+  client: CallbackClient;
+  content: TopicContentSource;
+  hubUrl: string;
+  clock: Clock;
+  scheduler: Scheduler;
+  logger: HubLogger;
+  /** Unique per process: claims carry it. */
+  workerId: string;
+  concurrency: number;
+  timeoutMs: number;
+  retryDelaysSeconds: readonly number[];
+  /** How often to look for due work that no local event announced (other replicas, retries, crashes). */
+  pollMs?: number;
+  /** How long stop() lets in-flight requests finish before aborting and releasing them. */
+  shutdownGraceMs?: number;
+}
+
+export interface HubWorker {
+  start(): void;
+  /** Look for work now (a new snapshot, a new intent). */
+  wake(): void;
+  /** Verify this intent now, from this process (called once its 202 has been sent). */
+  verifyNow(intentId: string): void;
+  /** Runs until nothing is due or in flight (tests, with an injected clock). */
+  drain(): Promise<void>;
+  /** Stops claiming; in-flight work finishes or is released; this worker's claims are released. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The hub's background work: verifications of intent (WebSub §5.3) and content distribution (§7), each
+ * item claimed in the store by one worker at a time, with a lease that another worker takes over when it
+ * lapses. At most `concurrency` requests are in flight.
+ */
+export function createHubWorker(o: HubWorkerOptions): HubWorker {
+  const pollMs = o.pollMs ?? 1000;
+  // A claim outlives the request's own timeout, so a live worker never loses an item it is sending.
+  const claimMs = o.timeoutMs + 5000;
+  const jobs = new Set<Promise<void>>();
+  const shutdown = new AbortController();
+  let stopping = false;
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  let cancelPoll: (() => void) | null = null;
+  let nextSweep = 0;
+
+  const claim = (limit: number) => ({ worker: o.workerId, now: o.clock.now(), claimUntil: o.clock.now() + claimMs, limit });
+
+  function launch(job: () => Promise<void>): void {
+    const p = job()
+      .catch((err: unknown) => o.logger.error({ err }, 'websub: a hub job failed; its claim lapses and it is retried'))
+      .finally(() => {
+        jobs.delete(p);
+        if (!stopping) void pump();
+      });
+    jobs.add(p);
+  }
+
+  async function verify(intent: Intent): Promise<void> {
+    const challenge = newChallenge();
+    const at = o.clock.now();
+    const response = await o.client.get(verificationUrl(intent, challenge), shutdown.signal);
+    if (!response.ok && shutdown.signal.aborted) return o.store.releaseIntent(intent.id, o.workerId);
+    const verified = isConfirmed(response, challenge);
+    await o.store.completeIntent(intent, { verified, worker: o.workerId, now: at });
+    const detail = response.ok ? { status: response.status } : { error: response.error };
+    o.logger.info(
+      { mode: intent.mode, topic: intent.topic, callback: intent.callback, verified, ...detail },
+      'websub: verification of intent',
+    );
+  }
+
+  async function deliver(d: ClaimedDelivery, stored: TopicRecord | null): Promise<void> {
+    const sub = d.subscription;
+    if (sub.expiresAt <= o.clock.now()) {
+      await o.store.removeSubscription(sub.id); // contract §6: expired subscriptions get nothing
+      return;
+    }
+    const content = o.content.content(sub.topic);
+    // Another replica recorded newer content than this process has: leave it to one that has it.
+    if (!content || (stored && stored.contentHash !== content.hash && stored.sourceVersion > content.version)) {
+      return o.store.releaseDelivery(d, o.workerId, o.clock.now() + pollMs);
+    }
+    const headers = notificationHeaders(o.hubUrl, sub.topic, content, sub.secret);
+    const response = await o.client.post(sub.callback, content.body, headers, shutdown.signal);
+    if (!response.ok && shutdown.signal.aborted) return o.store.releaseDelivery(d, o.workerId, o.clock.now());
+    const outcome = classifyDelivery(response);
+    const detail = { topic: sub.topic, callback: sub.callback, ...(response.ok ? { status: response.status } : { error: response.error }) };
+    if (outcome === 'delivered') {
+      await o.store.deliverySucceeded(d, o.workerId, o.clock.now());
+      o.logger.debug(detail, 'websub: delivered');
+    } else if (outcome === 'gone') {
+      await o.store.removeSubscription(sub.id);
+      o.logger.info(detail, 'websub: callback answered 410 Gone; subscription removed');
+    } else {
+      const now = o.clock.now();
+      const r = await o.store.deliveryFailed(d, {
+        worker: o.workerId,
+        now,
+        maxFailures: MAX_FAILURES,
+        retryAt: (failures) => now + retryDelayMs(failures, o.retryDelaysSeconds),
+      });
+      o.logger.warn({ ...detail, failures: r?.failures }, 'websub: delivery failed');
+      if (r?.removed) {
+        const reason = `${MAX_FAILURES} consecutive failed deliveries`;
+        launch(async () => {
+          await o.client.get(denialUrl(sub.callback, sub.topic, reason));
+        });
+        o.logger.warn(detail, 'websub: subscription removed after repeated failures; denial sent');
+      }
+    }
+  }
+
+  async function pumpOnce(): Promise<void> {
+    do {
+      again = false;
+      if (stopping) return;
+      if ((await o.content.sync()) > 0) again = true;
+      if (o.clock.now() >= nextSweep) {
+        nextSweep = o.clock.now() + 60_000;
+        await o.store.removeExpired(o.clock.now());
+      }
+      let free = o.concurrency - jobs.size;
+      if (free > 0) {
+        const intents = await o.store.claimDueIntents(claim(free));
+        for (const intent of intents) launch(() => verify(intent));
+        if (intents.length === free) again = true;
+      }
+      free = o.concurrency - jobs.size;
+      if (free > 0 && !stopping) {
+        const deliveries = await o.store.claimDueDeliveries(claim(free));
+        const stored = new Map<string, TopicRecord | null>();
+        for (const topic of new Set(deliveries.map((d) => d.subscription.topic))) stored.set(topic, await o.store.topic(topic));
+        for (const d of deliveries) launch(() => deliver(d, stored.get(d.subscription.topic) ?? null));
+        if (deliveries.length === free) again = true;
+      }
+    } while (again && !stopping);
+  }
+
+  function pump(): Promise<void> {
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    pumping = pumpOnce()
+      .catch((err: unknown) => o.logger.error({ err }, 'websub: could not read the hub outbox; retrying on the next poll'))
+      .finally(() => {
+        pumping = null;
+      });
+    return pumping;
+  }
+
+  function schedulePoll(): void {
+    if (stopping) return;
+    cancelPoll = o.scheduler.setTimeout(() => {
+      void pump().finally(schedulePoll);
+    }, pollMs);
+  }
+
+  return {
+    start() {
+      void pump();
+      schedulePoll();
+    },
+    wake() {
+      if (!stopping) void pump();
+    },
+    verifyNow(id) {
+      if (stopping || jobs.size >= o.concurrency) return; // the poll picks it up when it is due
+      launch(async () => {
+        const intent = await o.store.claimIntent(id, claim(1));
+        if (intent) await verify(intent);
+      });
+    },
+    async drain() {
+      for (;;) {
+        await pump();
+        if (jobs.size === 0 && !pumping) {
+          await pump();
+          if (jobs.size === 0) return;
+        }
+        await Promise.allSettled([...jobs]);
+      }
+    },
+    async stop() {
+      stopping = true;
+      cancelPoll?.();
+      if (pumping) await pumping;
+      const grace = new Promise<void>((resolve) => o.scheduler.setTimeout(resolve, o.shutdownGraceMs ?? 5000));
+      await Promise.race([Promise.allSettled([...jobs]), grace]);
+      shutdown.abort();
+      while (jobs.size > 0) await Promise.allSettled([...jobs]);
+      await o.store.releaseClaims(o.workerId);
+    },
+  };
+}
