@@ -12,6 +12,8 @@ import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
+import { createWebSubStore } from './storage/websub-store.js';
+import { createWebSubHub, type WebSubHub } from './websub/index.js';
 
 /** The package root, from src/ (tests) and dist/ (built) alike: both sit one level below it. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,6 +25,7 @@ export interface RunningServer {
   snapshots: SnapshotManager;
   database: DatabaseHandle;
   store: ReviewStore;
+  websub: WebSubHub;
   /** Graceful stop: no new connections, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -65,16 +68,20 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     changes?.subscribe(() => {
       snapshots.refresh().catch((err: unknown) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'));
     });
-    const app = await createApp({ snapshots, urls, logger, schemas: renderers.schemas });
+    const websub = createWebSubHub({ config, store: createWebSubStore(database.db, database.dialect), snapshots, urls, logger });
+    const app = await createApp({ snapshots, urls, logger, schemas: renderers.schemas, plugins: [websub.plugin] });
+    websub.start();
     return {
       app,
       urls,
       snapshots,
       database,
       store,
+      websub,
       async close() {
         snapshots.stop();
         await app.close();
+        await websub.close();
         await changes?.close();
         await database.close();
       },

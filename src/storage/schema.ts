@@ -30,4 +30,52 @@ export interface Database {
   business: BusinessTable;
   reviews: ReviewsTable;
   data_version: DataVersionTable;
+  websub_subscriptions: WebSubSubscriptionsTable;
+  websub_intents: WebSubIntentsTable;
+  websub_topics: WebSubTopicsTable;
+  websub_deliveries: WebSubDeliveriesTable;
+}
+
+/** WebSub hub state (migration 0002): timestamps as ISO text, compared as text (same width, UTC). */
+export interface WebSubSubscriptionsTable {
+  id: string;
+  topic: string;
+  callback: string;
+  secret: string | null;
+  lease_seconds: number;
+  expires_at: string;
+  failures: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebSubIntentsTable {
+  id: string;
+  mode: string;
+  topic: string;
+  requested_topic: string;
+  callback: string;
+  secret: string | null;
+  lease_seconds: number;
+  created_at: string;
+  due_at: string;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+}
+
+export interface WebSubTopicsTable {
+  topic: string;
+  content_hash: string;
+  source_version: number;
+  updated_at: string;
+}
+
+export interface WebSubDeliveriesTable {
+  subscription_id: string;
+  generation: number;
+  attempts: number;
+  due_at: string;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+  created_at: string;
 }

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as reviews0001 from './0001-reviews.js';
+import * as websub0002 from './0002-websub.js';
 import * as mcpSessions0003 from './0003-mcp-sessions.js';
 
 /**
@@ -8,6 +9,7 @@ import * as mcpSessions0003 from './0003-mcp-sessions.js';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-reviews': reviews0001,
+  '0002-websub': websub0002,
   '0003-mcp-sessions': mcpSessions0003,
 };
 
