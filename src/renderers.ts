@@ -1,9 +1,11 @@
+import fs from 'node:fs/promises';
 import type { Config } from './config.js';
 import { ATOM_MEDIA_TYPE, renderAtomFeed } from './feeds/atom.js';
 import { feedReviews } from './feeds/feed-content.js';
 import { JsonFeedSchema } from './feeds/json-feed-schema.js';
 import { JSON_FEED_MEDIA_TYPE, renderJsonFeed } from './feeds/json-feed.js';
 import type { DocumentSchemas } from './http/routes/datasets.js';
+import { createInsightsEngine, InsightsDocumentSchema, parseTaxonomy, type Taxonomy } from './insights/index.js';
 import type { PublishedView } from './snapshot/published-view.js';
 import type { DocumentRenderer } from './snapshot/snapshot.js';
 import { JSON_MEDIA_TYPE } from './snapshot/snapshot.js';
@@ -20,13 +22,34 @@ function feedLastModified(view: PublishedView): string {
   return stamps.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
 }
 
+/** A custom taxonomy file (INSIGHTS_TAXONOMY_FILE): read once at start-up, rejected loudly if invalid. */
+async function loadTaxonomies(file: string | undefined): Promise<Taxonomy[]> {
+  if (!file) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`INSIGHTS_TAXONOMY_FILE ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  const list = Array.isArray(json) ? json : [json];
+  return list.map((t, i) => {
+    try {
+      return parseTaxonomy(t);
+    } catch (e) {
+      throw new Error(`INSIGHTS_TAXONOMY_FILE ${file}: taxonomy ${i + 1} is invalid: ${(e as Error).message}`, { cause: e });
+    }
+  });
+}
+
 /** The documents every snapshot renders besides reviews.json: insights and the two feeds. */
-export async function createDocumentRenderers(_config: Config): Promise<Renderers> {
+export async function createDocumentRenderers(config: Pick<Config, 'INSIGHTS_TAXONOMY_FILE'>): Promise<Renderers> {
+  // One engine per process: it caches each review's analysis, so a rebuild only analyses changes.
+  const engine = createInsightsEngine({ taxonomies: await loadTaxonomies(config.INSIGHTS_TAXONOMY_FILE) });
   const insights: DocumentRenderer = {
     name: 'insights.json',
     contentType: JSON_MEDIA_TYPE,
     render: (view) => {
-      const doc = { generated_at: view.updatedAt, review_count: view.reviews.length };
+      const doc = engine.compute(view);
       return { body: JSON.stringify(doc), lastModified: view.updatedAt, value: doc };
     },
   };
@@ -40,5 +63,5 @@ export async function createDocumentRenderers(_config: Config): Promise<Renderer
     contentType: ATOM_MEDIA_TYPE,
     render: (view) => ({ body: renderAtomFeed(view), lastModified: feedLastModified(view) }),
   };
-  return { list: [insights, jsonFeed, atom], schemas: { jsonFeed: JsonFeedSchema } };
+  return { list: [insights, jsonFeed, atom], schemas: { insights: InsightsDocumentSchema, jsonFeed: JsonFeedSchema } };
 }

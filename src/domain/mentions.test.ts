@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BusinessSchema } from './business.js';
 import { createMentionMatcher } from './mentions.js';
+import type { MentionTags } from './review.js';
 
 const business = BusinessSchema.parse({
   id: 'b',
@@ -16,7 +17,7 @@ const business = BusinessSchema.parse({
     { id: 'oak', name: 'Oak Park', aliases: [] },
   ],
 });
-const none = { technicians: [], services: [], service_areas: [] };
+const none: MentionTags = { technicians: [], services: [], service_areas: [] };
 const m = createMentionMatcher(business);
 const ids = (title: string | null, text: string, tags = none) => {
   const r = m.resolve(title, text, tags);

@@ -32,7 +32,9 @@ const reviewArb = fc.record({
   services: fc.subarray(['s1', 's2']),
 });
 
-function toReviews(raw: fc.infer<typeof reviewArb>[]): Review[] {
+type RawReview = typeof reviewArb extends fc.Arbitrary<infer T> ? T : never;
+
+function toReviews(raw: RawReview[]): Review[] {
   const reviews = raw.map((r, i): Review => ({
     id: `r${String(i).padStart(3, '0')}`,
     date: `2024-03-${String(r.day).padStart(2, '0')}`,
