@@ -6,10 +6,12 @@ import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
 import type { ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { importFiles } from './import/import-files.js';
+import { registerMcp } from './mcp/register-mcp.js';
 import { createDocumentRenderers } from './renderers.js';
 import { buildSnapshot } from './snapshot/snapshot.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
+import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
 import { createWebSubStore } from './storage/websub-store.js';
@@ -69,7 +71,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       snapshots.refresh().catch((err: unknown) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'));
     });
     const websub = createWebSubHub({ config, store: createWebSubStore(database.db, database.dialect), snapshots, urls, logger });
-    const app = await createApp({ snapshots, urls, logger, schemas: renderers.schemas, plugins: [websub.plugin] });
+    const mcp = async (a: FastifyInstance) => {
+      const sessionStore = createMcpSessionStore(database.db);
+      const { MCP_SESSION_TTL_SECONDS: sessionTtlSeconds, MCP_MAX_SESSIONS: maxSessions } = config;
+      await registerMcp(a, { snapshots, urls, sessionStore, sessionTtlSeconds, maxSessions, insightsSchema: renderers.schemas.insights });
+    };
+    const app = await createApp({ snapshots, urls, logger, schemas: renderers.schemas, plugins: [websub.plugin, mcp] });
     websub.start();
     return {
       app,
