@@ -1,10 +1,15 @@
 import { describePostgres } from '../support/postgres-suite.js';
+import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
+import { describeWebSubStoreContract } from './websub-store.contract.js';
 
 // PostgreSQL: a fresh database per test, dropped after it (and again, to be sure, when the file ends).
-await describePostgres('PostgreSQL store', ({ freshDatabase }) => {
-  describeReviewStoreContract('PostgreSQL', async () => {
+await describePostgres('PostgreSQL stores', ({ freshDatabase }) => {
+  const fresh = async () => {
     const db = await freshDatabase();
     return { url: db.url, dispose: () => db.drop() };
-  });
+  };
+  describeReviewStoreContract('PostgreSQL', fresh);
+  describeWebSubStoreContract('PostgreSQL', fresh);
+  describeMcpSessionStoreContract('PostgreSQL', fresh);
 });

@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
+import { describeWebSubStoreContract } from './websub-store.contract.js';
 
 // SQLite: a file in a fresh temporary directory per test (a file, not :memory:, so two handles share it).
 async function freshSqlite() {
@@ -13,3 +15,5 @@ async function freshSqlite() {
 }
 
 describeReviewStoreContract('SQLite', freshSqlite);
+describeWebSubStoreContract('SQLite', freshSqlite);
+describeMcpSessionStoreContract('SQLite', freshSqlite);
