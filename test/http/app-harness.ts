@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import type { DatasetState } from '../../src/domain/ports.js';
+import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
+import { createApp } from '../../src/http/app.js';
+import { createDocumentRenderers } from '../../src/renderers.js';
+import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { fixtureState } from '../support/fixture.js';
+
+/** The public origin the in-process apps print; never contacted. */
+export const BASE_URL = 'https://reviews.example.test';
+
+export interface TestApp {
+  app: FastifyInstance;
+  snapshot: Snapshot;
+  urls: ServiceUrls;
+}
+
+/** An app over one fixed snapshot, with the real document renderers (as `createServer` wires them). */
+export async function createTestApp(state: DatasetState = fixtureState()): Promise<TestApp> {
+  const config = loadConfig({ BASE_URL });
+  const urls = createServiceUrls(config.BASE_URL);
+  const renderers = await createDocumentRenderers(config);
+  const snapshot = buildSnapshot(state, urls, renderers.list);
+  const app = await createApp({ snapshots: { current: () => snapshot }, urls, schemas: renderers.schemas });
+  return { app, snapshot, urls };
+}
+
+/** The four whole documents and their media types (contract §4). */
+export const DOCUMENTS = [
+  { path: '/reviews.json', type: 'application/json; charset=utf-8', topic: true },
+  { path: '/insights.json', type: 'application/json; charset=utf-8', topic: false },
+  { path: '/api/feed.json', type: 'application/feed+json', topic: true },
+  { path: '/feed.xml', type: 'application/atom+xml; charset=utf-8', topic: true },
+] as const;
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  raw: Buffer;
+}
+
+type InjectMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export async function request(
+  app: FastifyInstance,
+  url: string,
+  headers: Record<string, string> = {},
+  method: InjectMethod = 'GET',
+): Promise<Answer> {
+  const res = await app.inject({ method, url, headers });
+  return { status: res.statusCode, headers: res.headers, body: res.body, raw: res.rawPayload };
+}
+
+export function header(a: Answer, name: string): string | undefined {
+  const v = a.headers[name.toLowerCase()];
+  return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : String(v);
+}
+
+export function json<T = Record<string, unknown>>(a: Answer): T {
+  return JSON.parse(a.body) as T;
+}
