@@ -112,6 +112,8 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         maxFailures: MAX_FAILURES,
         retryAt: (failures) => now + retryDelayMs(failures, o.retryDelaysSeconds),
       });
+      // Come back when the retry is due, rather than at the next poll after it.
+      if (r && !r.removed) o.scheduler.setTimeout(() => void pump(), retryDelayMs(r.failures, o.retryDelaysSeconds));
       o.logger.warn({ ...detail, failures: r?.failures }, 'websub: delivery failed');
       if (r?.removed) {
         const reason = `${MAX_FAILURES} consecutive failed deliveries`;
