@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
+import { createApp } from '../../src/http/app.js';
+import { registerMcp, type McpEndpoint } from '../../src/mcp/register-mcp.js';
+import { createDocumentRenderers } from '../../src/renderers.js';
+import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
+import { fixtureState } from '../support/fixture.js';
+
+export const LEGACY_VERSION = '2025-11-25';
+export const MODERN_VERSION = '2026-07-28';
+
+export interface McpTestApp {
+  app: FastifyInstance;
+  snapshot: Snapshot;
+  urls: ServiceUrls;
+  mcp: McpEndpoint;
+  database: DatabaseHandle;
+  /** The origin of the listening socket, once `listen()` was called. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface McpTestOptions {
+  /** A database shared with another app (the replica tests); a fresh in-memory one otherwise. */
+  database?: DatabaseHandle;
+  ttlSeconds?: number;
+  maxSessions?: number;
+  now?: () => number;
+}
+
+/** The real app with the MCP endpoint over the fixture snapshot, as `createServer` wires them. */
+export async function createMcpTestApp(options: McpTestOptions = {}): Promise<McpTestApp> {
+  const config = loadConfig({ BASE_URL: 'http://127.0.0.1' });
+  const urls = createServiceUrls(config.BASE_URL);
+  const renderers = await createDocumentRenderers(config);
+  const snapshot = buildSnapshot(fixtureState(), urls, renderers.list);
+  const database = options.database ?? (await openDatabase('sqlite::memory:'));
+  let mcp: McpEndpoint | undefined;
+  const app = await createApp({
+    snapshots: { current: () => snapshot },
+    urls,
+    schemas: renderers.schemas,
+    plugins: [
+      async (a) => {
+        mcp = await registerMcp(a, {
+          snapshots: { current: () => snapshot },
+          urls,
+          sessionStore: createMcpSessionStore(database.db),
+          sessionTtlSeconds: options.ttlSeconds ?? 1800,
+          maxSessions: options.maxSessions ?? 10_000,
+          sweepIntervalMs: 0,
+          ...(options.now ? { now: options.now } : {}),
+          ...(renderers.schemas.insights ? { insightsSchema: renderers.schemas.insights } : {}),
+        });
+      },
+    ],
+  });
+  return {
+    app,
+    snapshot,
+    urls,
+    mcp: mcp!,
+    database,
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      if (!address || typeof address === 'string') throw new Error('no TCP address');
+      return `http://127.0.0.1:${address.port}`;
+    },
+    async close() {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
+
+/** Headers of a 2025-era streamable HTTP request. */
+export function legacyHeaders(sessionId?: string, version = LEGACY_VERSION): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': version } : {}),
+  };
+}
+
+export function rpc(id: number, method: string, params: Record<string, unknown> = {}) {
+  return { jsonrpc: '2.0', id, method, params };
+}
+
+export const INITIALIZE = rpc(1, 'initialize', {
+  protocolVersion: LEGACY_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'review-data-tests', version: '1.0.0' },
+});
