@@ -5,7 +5,8 @@ import { feedReviews } from './feeds/feed-content.js';
 import { JsonFeedSchema } from './feeds/json-feed-schema.js';
 import { JSON_FEED_MEDIA_TYPE, renderJsonFeed } from './feeds/json-feed.js';
 import type { DocumentSchemas } from './http/routes/datasets.js';
-import { createInsightsEngine, InsightsDocumentSchema, parseTaxonomy, type Taxonomy } from './insights/index.js';
+import { InsightsDocumentSchema, parseTaxonomy, type Taxonomy } from './insights/index.js';
+import { createInsightsRenderer } from './snapshot/insights-renderer.js';
 import type { PublishedView } from './snapshot/published-view.js';
 import type { DocumentRenderer } from './snapshot/snapshot.js';
 import { JSON_MEDIA_TYPE } from './snapshot/snapshot.js';
@@ -13,6 +14,7 @@ import { JSON_MEDIA_TYPE } from './snapshot/snapshot.js';
 export interface Renderers {
   list: DocumentRenderer[];
   schemas: Partial<DocumentSchemas>;
+  close(): Promise<void>;
 }
 
 /** Last-Modified of a feed: the newest updated_at among its entries (contract §4). */
@@ -42,17 +44,13 @@ async function loadTaxonomies(file: string | undefined): Promise<Taxonomy[]> {
 }
 
 /** The documents every snapshot renders besides reviews.json: insights and the two feeds. */
-export async function createDocumentRenderers(config: Pick<Config, 'INSIGHTS_TAXONOMY_FILE'>): Promise<Renderers> {
-  // One engine per process: it caches each review's analysis, so a rebuild only analyses changes.
-  const engine = createInsightsEngine({ taxonomies: await loadTaxonomies(config.INSIGHTS_TAXONOMY_FILE) });
-  const insights: DocumentRenderer = {
-    name: 'insights.json',
-    contentType: JSON_MEDIA_TYPE,
-    render: (view) => {
-      const doc = engine.compute(view);
-      return { body: JSON.stringify(doc), lastModified: view.updatedAt, value: doc };
-    },
-  };
+export async function createDocumentRenderers(
+  config: Pick<Config, 'INSIGHTS_TAXONOMY_FILE'>,
+  options: { worker: boolean } = { worker: false },
+): Promise<Renderers> {
+  // One engine per process (in a worker thread for the server): it caches each review's analysis,
+  // so a rebuild only analyses what changed.
+  const insights = createInsightsRenderer({ taxonomies: await loadTaxonomies(config.INSIGHTS_TAXONOMY_FILE), worker: options.worker });
   const jsonFeed: DocumentRenderer = {
     name: 'feed.json',
     contentType: JSON_FEED_MEDIA_TYPE,
@@ -63,5 +61,9 @@ export async function createDocumentRenderers(config: Pick<Config, 'INSIGHTS_TAX
     contentType: ATOM_MEDIA_TYPE,
     render: (view) => ({ body: renderAtomFeed(view), lastModified: feedLastModified(view) }),
   };
-  return { list: [insights, jsonFeed, atom], schemas: { insights: InsightsDocumentSchema, jsonFeed: JsonFeedSchema } };
+  return {
+    list: [insights, jsonFeed, atom],
+    schemas: { insights: InsightsDocumentSchema, jsonFeed: JsonFeedSchema },
+    close: () => insights.close(),
+  };
 }

@@ -50,7 +50,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   try {
     const store = createReviewStore(database.db);
     if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
-    const renderers = await createDocumentRenderers(config);
+    const renderers = await createDocumentRenderers(config, { worker: true });
     const snapshots = createSnapshotManager({
       store,
       build: (state) => buildSnapshot(state, urls, renderers.list),
@@ -88,6 +88,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       async close() {
         snapshots.stop();
         await app.close();
+        await renderers.close();
         await websub.close();
         await changes?.close();
         await database.close();

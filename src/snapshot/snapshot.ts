@@ -13,11 +13,22 @@ import { createSearchIndex, type SearchIndex } from './search-index.js';
 
 export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 
-/** A whole-document renderer: pure, run once per snapshot (style.md). */
+export interface RenderOutput {
+  body: string;
+  lastModified: string;
+  /** The parsed document, for transports that serve parts of it (MCP get_insights). */
+  value?: unknown;
+}
+
+/**
+ * A whole-document renderer, run once per snapshot (style.md). `render` runs while the snapshot is
+ * built; `renderAsync` (insights: seconds of work at 10k reviews) completes after it is published.
+ */
 export interface DocumentRenderer {
   name: string;
   contentType: string;
-  render(view: PublishedView): { body: string; lastModified: string; value?: unknown };
+  render?(view: PublishedView): RenderOutput;
+  renderAsync?(view: PublishedView): Promise<RenderOutput>;
 }
 
 /** An immutable, versioned view of the published data with its indexes and rendered documents. */
@@ -31,11 +42,36 @@ export interface Snapshot {
   documents: ReadonlyMap<string, RenderedDocument>;
   /** Parsed values some renderers return alongside their bytes (the insights document for MCP). */
   values: ReadonlyMap<string, unknown>;
+  /** Documents still being rendered asynchronously; each settles once, filling `documents`. */
+  pending: ReadonlyMap<string, Promise<void>>;
+}
+
+/**
+ * A document of the snapshot, waiting up to `timeoutMs` for one still being rendered. Undefined when
+ * there is no such document, its rendering failed, or it is not ready in time.
+ */
+export async function documentOf(snapshot: Snapshot, name: string, timeoutMs: number): Promise<RenderedDocument | undefined> {
+  const ready = snapshot.documents.get(name);
+  if (ready) return ready;
+  const pending = snapshot.pending.get(name);
+  if (!pending) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([pending.catch(() => undefined), timeout]);
+  clearTimeout(timer);
+  return snapshot.documents.get(name);
 }
 
 function newestTimestamp(stamps: Iterable<string | null>): string {
   let best = new Date(0).toISOString();
-  for (const s of stamps) if (s && Date.parse(s) > Date.parse(best)) best = s;
+  let bestMs = Date.parse(best);
+  for (const s of stamps) {
+    const ms = s ? Date.parse(s) : Number.NaN;
+    if (ms > bestMs) {
+      best = s!;
+      bestMs = ms;
+    }
+  }
   return best;
 }
 
@@ -60,18 +96,47 @@ export function datasetDocument(view: PublishedView): DatasetDocument {
   };
 }
 
+/**
+ * `JSON.stringify(datasetDocument(view))`, byte for byte, with the reviews spliced in from their
+ * already serialized JSON: at 100k reviews, serializing them a second time doubles the build time.
+ */
+export function datasetJson(view: PublishedView, reviewJson: readonly string[]): string {
+  const { reviews: _reviews, ...rest } = datasetDocument(view);
+  const head = JSON.stringify({ business: rest.business, aggregate_rating: rest.aggregate_rating });
+  const tail = JSON.stringify({ updated_at: rest.updated_at, links: rest.links });
+  return `${head.slice(0, -1)},"reviews":[${reviewJson.join(',')}],${tail.slice(1)}`;
+}
+
 /** `/reviews.json`, always present. */
 export const datasetRenderer: DocumentRenderer = {
   name: 'reviews.json',
   contentType: JSON_MEDIA_TYPE,
-  render: (view) => ({ body: JSON.stringify(datasetDocument(view)), lastModified: view.updatedAt }),
+  render: (view) => ({
+    body: datasetJson(
+      view,
+      view.reviews.map((r) => JSON.stringify(r)),
+    ),
+    lastModified: view.updatedAt,
+  }),
 };
+
+/**
+ * `reviews.sort(compareNewest)` with each updated_at parsed once instead of on every comparison (the
+ * same total order: it ends on the unique id, so the result does not depend on the algorithm).
+ */
+function sortNewest(reviews: Review[]): Review[] {
+  const keyed = reviews.map((r) => ({ r, t: Date.parse(r.updated_at) }));
+  keyed.sort((a, b) => {
+    if (a.r.date !== b.r.date) return a.r.date < b.r.date ? 1 : -1;
+    return b.t - a.t || compareNewest(a.r, b.r);
+  });
+  return keyed.map((k) => k.r);
+}
 
 export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView {
   const business = state.business ?? EMPTY_BUSINESS;
   const matcher = createMentionMatcher(business);
-  const reviews: Review[] = state.reviews.filter(isPublished).map((r) => toPublicReview(r, matcher));
-  reviews.sort(compareNewest);
+  const reviews: Review[] = sortNewest(state.reviews.filter(isPublished).map((r) => toPublicReview(r, matcher)));
   return {
     business,
     reviews,
@@ -83,20 +148,35 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
 
 export function buildSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Snapshot {
   const view = buildView(state, urls);
+  const reviewJson = view.reviews.map((r) => JSON.stringify(r));
   const documents = new Map<string, RenderedDocument>();
   const values = new Map<string, unknown>();
-  for (const r of [datasetRenderer, ...renderers]) {
-    const out = r.render(view);
+  documents.set(
+    datasetRenderer.name,
+    createRepresentation(datasetJson(view, reviewJson), datasetRenderer.contentType, Date.parse(view.updatedAt)),
+  );
+  const pending = new Map<string, Promise<void>>();
+  const store = (r: DocumentRenderer, out: RenderOutput) => {
     documents.set(r.name, createRepresentation(out.body, r.contentType, Date.parse(out.lastModified)));
     if (out.value !== undefined) values.set(r.name, out.value);
+  };
+  for (const r of renderers) {
+    if (r.render) store(r, r.render(view));
+    else if (r.renderAsync) {
+      const done = r.renderAsync(view).then((out) => store(r, out));
+      // A failed render leaves the document absent (the route answers 503); never an unhandled rejection.
+      done.catch(() => undefined);
+      pending.set(r.name, done);
+    }
   }
   return {
     version: state.version,
     view,
-    reviewJson: view.reviews.map((r) => JSON.stringify(r)),
+    reviewJson,
     positionById: new Map(view.reviews.map((r, i) => [r.id, i])),
     index: createSearchIndex(view.business, view.reviews),
     documents,
     values,
+    pending,
   };
 }

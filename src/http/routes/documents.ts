@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceUrls } from '../../domain/urls.js';
-import type { Snapshot } from '../../snapshot/snapshot.js';
+import { documentOf, type Snapshot } from '../../snapshot/snapshot.js';
+import { problemFor, sendProblem } from '../problem.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 import { notModifiedResponse } from './openapi-responses.js';
@@ -23,6 +24,9 @@ export interface DocumentRoute {
   tags: string[];
 }
 
+// Longer than a full insights analysis of a typical business; short enough for a client's timeout.
+const PENDING_WAIT_MS = 15_000;
+
 /** A whole document served from the snapshot's precomputed bytes. */
 export function registerDocumentRoute(
   app: FastifyInstance,
@@ -43,9 +47,13 @@ export function registerDocumentRoute(
         304: notModifiedResponse,
       },
     },
-    handler: (request, reply) => {
-      const doc = deps.snapshots.current().documents.get(route.document);
-      if (!doc) return reply.callNotFound();
+    handler: async (request, reply) => {
+      // A document still being rendered (insights after a change) is worth a short wait.
+      const doc = await documentOf(deps.snapshots.current(), route.document, PENDING_WAIT_MS);
+      if (!doc) {
+        reply.header('Retry-After', '2');
+        return sendProblem(reply, problemFor('unavailable', `${route.url} is being computed for the latest data; retry shortly.`));
+      }
       if (linkHeader) reply.header('Link', linkHeader);
       const contentType = route.negotiate ? route.negotiate(request) : doc.contentType;
       if (route.negotiate) reply.header('Vary', 'Accept, Accept-Encoding');
