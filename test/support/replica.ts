@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The built CLI; REVIEW_DATA_CLI points the tests at another build (e.g. one made from a clean checkout). */
+export const CLI = process.env.REVIEW_DATA_CLI ?? path.join(PACKAGE_ROOT, 'dist', 'cli', 'index.js');
+
+/** A free TCP port on 127.0.0.1 (the OS picks; a tiny race with other processes is acceptable in tests). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Replica {
+  name: string;
+  pid: number;
+  port: number;
+  origin: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far (JSON log lines), for failure messages. */
+  output(): string;
+  /** SIGKILL: no shutdown hook runs, claims stay until their lease lapses. */
+  kill9(): Promise<void>;
+  /** SIGTERM and wait for the exit code. */
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(t);
+      resolve(code);
+    });
+  });
+}
+
+/** Starts `node dist/cli/index.js serve` and waits until it answers HTTP. */
+export async function startReplica(name: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Replica> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    cwd: PACKAGE_ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const origin = `http://127.0.0.1:${port}`;
+  const replica: Replica = {
+    name,
+    pid: child.pid ?? -1,
+    port,
+    origin,
+    child,
+    output: () => out,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited(child, 5000);
+    },
+    async stop(ms = 15_000) {
+      child.kill('SIGTERM');
+      return exited(child, ms);
+    },
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`replica ${name} exited with ${child.exitCode}:\n${out}`);
+    try {
+      const r = await fetch(`${origin}/reviews.json`, { method: 'HEAD' });
+      if (r.ok) return replica;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await replica.kill9();
+  throw new Error(`replica ${name} did not answer within ${timeoutMs} ms:\n${out}`);
+}
+
+/** Runs a CLI command to completion (e.g. `import FILE`), bounded. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: PACKAGE_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(t);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function newestMtime(dir: string): Promise<number> {
+  let newest = 0;
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
+    newest = Math.max(newest, (await fs.stat(path.join(entry.parentPath, entry.name))).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ (`npm run build`) when it is missing or older than src/; tests spawn the built CLI. */
+export async function ensureBuilt(timeoutMs = 180_000): Promise<void> {
+  if (process.env.REVIEW_DATA_CLI) return;
+  const built = await fs.stat(CLI).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  );
+  if (built > (await newestMtime(path.join(PACKAGE_ROOT, 'src')))) return;
+  const tsc = path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(t);
+      resolve({ code, out });
+    });
+  });
+  if (result.code !== 0) throw new Error(`npm run build failed (${result.code}):\n${result.out}`);
+}
