@@ -199,8 +199,8 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     async stop() {
       stopping = true;
       cancelPoll?.();
-      if (pumping) await pumping;
       const grace = new Promise<void>((resolve) => o.scheduler.setTimeout(resolve, o.shutdownGraceMs ?? 5000));
+      if (pumping) await pumping;
       await Promise.race([Promise.allSettled([...jobs]), grace]);
       shutdown.abort();
       while (jobs.size > 0) await Promise.allSettled([...jobs]);

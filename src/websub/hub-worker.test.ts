@@ -1,0 +1,253 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WebSubStore } from '../domain/websub-ports.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
+import { openDatabase, type DatabaseHandle } from '../storage/connect.js';
+import { createWebSubStore } from '../storage/websub-store.js';
+import type { CallbackClient, CallbackResponse } from './callback-client.js';
+import { createHubWorker, type HubWorker } from './hub-worker.js';
+import { createManualTime } from './test-manual-time.js';
+import { createTopicContentSource } from './topic-content.js';
+import { createTopicSet } from './topic-url.js';
+import { createServiceUrls } from '../domain/urls.js';
+
+// The worker over a real (in-memory SQLite) store, a scripted callback client and an injected clock:
+// leases, backoff and claim expiry without sleeping.
+
+const urls = createServiceUrls('https://reviews.example.com');
+const topics = createTopicSet(urls);
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+interface Sent {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+function scriptedClient(onPost: (url: string, n: number, signal?: AbortSignal) => CallbackResponse | Promise<CallbackResponse>) {
+  const sent: Sent[] = [];
+  const client: CallbackClient = {
+    async get(url) {
+      sent.push({ method: 'GET', url });
+      return { ok: true, status: 200, body: new URL(url).searchParams.get('hub.challenge') ?? '' };
+    },
+    async post(url, body, headers, signal) {
+      sent.push({ method: 'POST', url, body: body.toString(), headers });
+      return onPost(url, sent.filter((s) => s.method === 'POST' && s.url === url).length - 1, signal);
+    },
+    async close() {},
+  };
+  return { client, sent, posts: (url: string) => sent.filter((s) => s.method === 'POST' && s.url === url) };
+}
+
+function snapshotWith(version: number, text: string): Snapshot {
+  const doc = (body: string, contentType: string) => ({ body: Buffer.from(body), contentType });
+  return {
+    version,
+    documents: new Map([
+      ['feed.xml', doc(`<feed>${text}</feed>`, 'application/atom+xml; charset=utf-8')],
+      ['feed.json', doc(`{"feed":"${text}"}`, 'application/feed+json')],
+      ['reviews.json', doc(`{"reviews":"${text}"}`, 'application/json; charset=utf-8')],
+    ]),
+  } as unknown as Snapshot;
+}
+
+let handle: DatabaseHandle;
+let store: WebSubStore;
+let time: ReturnType<typeof createManualTime>;
+let current: Snapshot;
+const workers: HubWorker[] = [];
+
+function worker(client: CallbackClient, id = 'w1') {
+  const content = createTopicContentSource({ store, topics, snapshots: { current: () => current }, clock: time.clock });
+  const w = createHubWorker({
+    store,
+    client,
+    content,
+    hubUrl: urls.hub,
+    clock: time.clock,
+    scheduler: time.scheduler,
+    logger: quiet,
+    workerId: id,
+    concurrency: 4,
+    timeoutMs: 1000,
+    retryDelaysSeconds: [60, 600],
+  });
+  workers.push(w);
+  return w;
+}
+
+async function subscribe(w: HubWorker, callback: string, topic = urls.feedXml, leaseSeconds = 3600, secret: string | null = null) {
+  const now = time.clock.now();
+  await store.addIntent({
+    id: `i-${callback}-${now}`,
+    mode: 'subscribe',
+    topic,
+    requestedTopic: topic,
+    callback,
+    secret,
+    leaseSeconds,
+    createdAt: now,
+    dueAt: now,
+  });
+  await w.drain();
+}
+
+async function publish(w: HubWorker, version: number, text: string) {
+  current = snapshotWith(version, text);
+  await w.drain();
+}
+
+beforeEach(async () => {
+  handle = await openDatabase('sqlite::memory:');
+  store = createWebSubStore(handle.db, handle.dialect);
+  time = createManualTime();
+  current = snapshotWith(1, 'v1');
+});
+
+afterEach(async () => {
+  for (const w of workers.splice(0)) await w.stop();
+  await handle.close();
+});
+
+describe('hub worker', () => {
+  it('verifies, then delivers each change once with the exact bytes, type, Link and signature', async () => {
+    const { client, sent, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w = worker(client);
+    await w.drain(); // records v1: the baseline, nobody subscribed yet
+    await subscribe(w, 'https://a.example/cb?x=1', urls.feedXml, 3600, 'sekrit');
+    expect(sent[0]!.url).toMatch(
+      /^https:\/\/a\.example\/cb\?x=1&hub\.mode=subscribe&hub\.topic=.+&hub\.challenge=.+&hub\.lease_seconds=3600$/,
+    );
+    await publish(w, 2, 'v2');
+    await publish(w, 3, 'v2'); // a new data version with the same bytes: nothing to send
+    const p = posts('https://a.example/cb?x=1');
+    expect(p).toHaveLength(1);
+    expect(p[0]!.body).toBe('<feed>v2</feed>');
+    expect(p[0]!.headers!['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(p[0]!.headers!.link).toBe(`<${urls.hub}>; rel="hub", <${urls.feedXml}>; rel="self"`);
+    expect(p[0]!.headers!['x-hub-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+  });
+
+  it('coalesces pending deliveries to one subscriber into one POST of the newest content', async () => {
+    const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w = worker(client);
+    await w.drain();
+    await subscribe(w, 'https://a.example/cb');
+    // three changes recorded before the worker gets to the subscriber's delivery
+    for (const [v, t] of [
+      [2, 'v2'],
+      [3, 'v3'],
+      [4, 'v4'],
+    ] as const) {
+      current = snapshotWith(v, t);
+      await store.recordTopic({ topic: urls.feedXml, contentHash: `h-${t}`, sourceVersion: v }, time.clock.now());
+    }
+    await w.drain();
+    expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v4</feed>']);
+  });
+
+  it('sends newer content again when it arrives while a delivery is in flight, never more than once more', async () => {
+    let release: (() => void) | null = null;
+    const { client, posts } = scriptedClient((_url, n) =>
+      n === 0 ? new Promise((r) => (release = () => r({ ok: true, status: 200, body: '' }))) : { ok: true, status: 200, body: '' },
+    );
+    const w = worker(client);
+    await w.drain();
+    await subscribe(w, 'https://a.example/cb');
+    current = snapshotWith(2, 'v2');
+    w.wake();
+    while (!release) await new Promise((r) => setTimeout(r, 5));
+    current = snapshotWith(3, 'v3');
+    w.wake();
+    current = snapshotWith(4, 'v4');
+    w.wake();
+    await new Promise((r) => setTimeout(r, 50));
+    (release as () => void)();
+    await w.drain();
+    expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>', '<feed>v4</feed>']);
+  });
+
+  it('retries after the configured delays, then removes the subscriber after 3 failures and sends a denial', async () => {
+    const { client, sent, posts } = scriptedClient(() => ({ ok: true, status: 500, body: '' }));
+    const w = worker(client);
+    await w.drain();
+    await subscribe(w, 'https://a.example/cb');
+    await publish(w, 2, 'v2');
+    expect(posts('https://a.example/cb')).toHaveLength(1);
+    time.advance(59_000);
+    await w.drain();
+    expect(posts('https://a.example/cb')).toHaveLength(1);
+    time.advance(1_000);
+    await w.drain();
+    expect(posts('https://a.example/cb')).toHaveLength(2);
+    time.advance(599_000);
+    await w.drain();
+    expect(posts('https://a.example/cb')).toHaveLength(2);
+    time.advance(1_000);
+    await w.drain();
+    expect(posts('https://a.example/cb')).toHaveLength(3);
+    const denial = sent.filter((s) => s.method === 'GET' && new URL(s.url).searchParams.get('hub.mode') === 'denied');
+    expect(denial).toHaveLength(1);
+    expect(new URL(denial[0]!.url).searchParams.get('hub.topic')).toBe(urls.feedXml);
+    expect(await store.listSubscriptions()).toHaveLength(0);
+  });
+
+  it('treats a connection error or timeout as a failed attempt, and a 2xx resets the count', async () => {
+    const { client } = scriptedClient((_url, n) => (n === 0 ? { ok: false, error: 'timeout' } : { ok: true, status: 200, body: '' }));
+    const w = worker(client);
+    await w.drain();
+    await subscribe(w, 'https://a.example/cb');
+    await publish(w, 2, 'v2');
+    expect((await store.listSubscriptions())[0]!.failures).toBe(1);
+    time.advance(60_000);
+    await w.drain();
+    expect((await store.listSubscriptions())[0]!.failures).toBe(0);
+  });
+
+  it('sends nothing to an expired subscription', async () => {
+    const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w = worker(client);
+    await w.drain();
+    await subscribe(w, 'https://a.example/cb', urls.feedXml, 3600);
+    time.advance(3600 * 1000 + 1);
+    await publish(w, 2, 'v2');
+    expect(posts('https://a.example/cb')).toHaveLength(0);
+  });
+
+  it('a failed verification leaves the previous subscription as it was', async () => {
+    let echo = true;
+    const { client } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const get = client.get;
+    client.get = async (url) => (echo ? get(url) : { ok: true, status: 200, body: 'wrong' });
+    const w = worker(client);
+    await w.drain();
+    await subscribe(w, 'https://a.example/cb', urls.feedXml, 3600, 'first');
+    echo = false;
+    await subscribe(w, 'https://a.example/cb', urls.feedXml, 7200, 'second');
+    const [s] = await store.listSubscriptions();
+    expect(s!.secret).toBe('first');
+    expect(s!.leaseSeconds).toBe(3600);
+  });
+
+  it('on stop, releases what it claimed so another worker takes it at once', async () => {
+    // a subscriber that never answers: only the shutdown abort ends the request
+    const { client, posts } = scriptedClient(
+      (_url, _n, signal) =>
+        new Promise<CallbackResponse>((r) => signal?.addEventListener('abort', () => r({ ok: false, error: 'aborted' }))),
+    );
+    const w = worker(client, 'dying');
+    await w.drain();
+    await subscribe(w, 'https://a.example/cb');
+    current = snapshotWith(2, 'v2');
+    w.wake();
+    while (posts('https://a.example/cb').length === 0) await new Promise((r) => setTimeout(r, 5));
+    const stopping = w.stop();
+    time.advance(5000); // the shutdown grace
+    await stopping;
+    const other = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w2 = worker(other.client, 'heir');
+    await w2.drain();
+    expect(other.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+  });
+});
