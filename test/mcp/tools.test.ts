@@ -129,7 +129,7 @@ describe('MCP tools', () => {
     await fc.assert(
       fc.asyncProperty(params, async (args) => {
         const present = Object.entries(args).filter(([, v]) => v !== undefined);
-        const qs = new URLSearchParams(present.map(([k, v]) => [k, String(v)])).toString();
+        const qs = new URLSearchParams(present.map(([k, v]): [string, string] => [k, String(v)])).toString();
         const res = await call('search_reviews', Object.fromEntries(present));
         const r = await rest(`/api/reviews/search?${qs}`);
         if (r.status === 200) {
