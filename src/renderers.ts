@@ -9,7 +9,6 @@ import { InsightsDocumentSchema, parseTaxonomy, type Taxonomy } from './insights
 import { createInsightsRenderer } from './snapshot/insights-renderer.js';
 import type { PublishedView } from './snapshot/published-view.js';
 import type { DocumentRenderer } from './snapshot/snapshot.js';
-import { JSON_MEDIA_TYPE } from './snapshot/snapshot.js';
 
 export interface Renderers {
   list: DocumentRenderer[];
