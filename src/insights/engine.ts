@@ -18,6 +18,8 @@ export const ENGINE_VERSION = '1.0.0';
 
 export interface InsightsEngine {
   compute(view: PublishedView): InsightsDocument;
+  /** How the last compute went: reviews analysed afresh, and analyses reused from the cache. */
+  lastRun(): { analyzed: number; reused: number };
 }
 
 export interface InsightsEngineOptions {
@@ -40,6 +42,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
   const registry = createTaxonomyRegistry(options.taxonomies ?? []);
   const compiled = new Map<string, CompiledTaxonomy>();
   const cache = new Map<string, CacheEntry>();
+  let run = { analyzed: 0, reused: 0 };
 
   function compiledFor(id: string): CompiledTaxonomy {
     let c = compiled.get(id);
@@ -56,14 +59,20 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
     const key = `${c.taxonomy.id}\u0000${review.updated_at}`;
     const hit = cache.get(review.id);
     // The text is compared too: an import that changed it without moving updated_at must not serve stale text.
-    if (hit && hit.key === key && hit.text === review.text) return hit.analysis;
+    if (hit && hit.key === key && hit.text === review.text) {
+      run.reused += 1;
+      return hit.analysis;
+    }
+    run.analyzed += 1;
     const analysis = analyzeReview(review, c);
     cache.set(review.id, { key, text: review.text, analysis });
     return analysis;
   }
 
   return {
+    lastRun: () => ({ ...run }),
     compute(view) {
+      run = { analyzed: 0, reused: 0 };
       const c = compiledFor(view.business.taxonomy ?? DEFAULT_TAXONOMY_ID);
       const items = view.reviews.map((review) => ({ review, analysis: analysisOf(review, c) }));
       // Forget reviews that left the published set (unpublished or deleted): nothing of theirs may remain.
@@ -72,7 +81,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
         for (const id of cache.keys()) if (!live.has(id)) cache.delete(id);
       }
       const ctx: ReportContext = { taxonomy: c.taxonomy, items };
-      const aspects = buildAspects(ctx);
+      const { aspects, reviewIds } = buildAspects(ctx);
       const entities = buildEntities(ctx, view.business);
       return {
         generated_at: view.updatedAt,
@@ -81,7 +90,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
         aspects,
         entities,
         topics: buildTopics(ctx),
-        faq: buildFaq(ctx, aspects, entities, view.business),
+        faq: buildFaq(ctx, aspects, reviewIds, entities, view.business),
         summary: buildSummary(ctx, aspects),
       };
     },

@@ -9,6 +9,8 @@ type Step =
 interface Compiled<P> {
   steps: Step[];
   payload: P;
+  /** The scan position at which this cue was last tried, so a cue indexed twice is tried once. */
+  stamp: number;
 }
 
 export interface CueMatch<P> {
@@ -67,6 +69,15 @@ function matchFrom(steps: readonly Step[], si: number, tokens: readonly Token[],
   return step.optional ? matchFrom(steps, si + 1, tokens, ti, limit) : -1;
 }
 
+/** Whether out[from..] (the matches starting at the current token) already holds this one. */
+function hasMatch<P>(out: readonly CueMatch<P>[], from: number, end: number, payload: P): boolean {
+  for (let k = from; k < out.length; k++) {
+    const m = out[k];
+    if (m && m.end === end && m.payload === payload) return true;
+  }
+  return false;
+}
+
 /**
  * A set of cues compiled once, indexed by the literal words a match can start with so that a
  * sentence is scanned in time proportional to its length, not to the number of cues.
@@ -74,12 +85,13 @@ function matchFrom(steps: readonly Step[], si: number, tokens: readonly Token[],
 export class CueMatcher<P> {
   private readonly byWord = new Map<string, Compiled<P>[]>();
   private readonly scanned: Compiled<P>[] = [];
+  private clock = 0;
 
   add(cue: string, payload: P): void {
     const steps = cue.trim().split(/\s+/).filter(Boolean).map(compileStep);
     const first = steps[0];
     if (!first || first.kind === 'gap') throw new Error(`invalid cue "${cue}": it must start with a word`);
-    const entry: Compiled<P> = { steps, payload };
+    const entry: Compiled<P> = { steps, payload, stamp: -1 };
     if (first.kind === 'word' && !first.optional && first.prefixes.length === 0) {
       for (const w of first.words) {
         let list = this.byWord.get(w);
@@ -100,17 +112,18 @@ export class CueMatcher<P> {
     for (let i = from; i < to; i++) {
       const t = tokens[i];
       if (!t) continue;
+      const firstAtI = out.length;
       const a = this.byWord.get(t.norm);
       const b = t.lemma !== t.norm ? this.byWord.get(t.lemma) : undefined;
-      const tried = new Set<Compiled<P>>();
+      if (!a && !b && this.scanned.length === 0) continue;
+      const stamp = ++this.clock;
       for (const list of [a, b, this.scanned]) {
         if (!list) continue;
         for (const c of list) {
-          if (tried.has(c)) continue;
-          tried.add(c);
+          if (c.stamp === stamp) continue;
+          c.stamp = stamp;
           const end = matchFrom(c.steps, 0, tokens, i, to);
-          if (end > i && !out.some((m) => m.start === i && m.end === end && m.payload === c.payload))
-            out.push({ start: i, end, payload: c.payload });
+          if (end > i && !hasMatch(out, firstAtI, end, c.payload)) out.push({ start: i, end, payload: c.payload });
         }
       }
     }

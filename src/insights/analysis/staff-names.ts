@@ -46,17 +46,21 @@ export function findStaffNames(text: string, tokens: readonly Token[], spans: Re
     const start = tokens[from]?.start ?? 0;
     const end = tokens[to - 1]?.end ?? start;
     const found = new Set<string>();
-    let hasRole = false;
+    // compromise is slow (~1 ms a sentence): only asked when a role word is followed by a word that
+    // wink tags as a proper noun but that is written in lower case ("our tech brandon").
+    let lowerCaseName = false;
     for (let i = from; i < to; i++) {
       const t = tokens[i];
       if (!t) continue;
       if (ROLES.has(t.norm)) {
-        hasRole = true;
         // role [named|called|,] Name
         let j = i + 1;
         if (tokens[j]?.norm === 'named' || tokens[j]?.norm === 'called' || tokens[j]?.norm === ',') j++;
         const after = j < to ? readName(tokens, j, to) : undefined;
         if (after) found.add(after);
+        const next = tokens[j];
+        if (!after && next && j < to && next.pos === 'PROPN' && /^\p{Ll}/u.test(next.value) && !NOT_NAMES.has(next.norm))
+          lowerCaseName = true;
       }
       // Name, the|our tech
       if (
@@ -73,7 +77,7 @@ export function findStaffNames(text: string, tokens: readonly Token[], spans: Re
         if (n) found.add(n);
       }
     }
-    if (hasRole && found.size === 0) {
+    if (lowerCaseName && found.size === 0) {
       const sentence = text.slice(start, end);
       compromiseWarm = true;
       for (const person of nlp(sentence).people().out('array') as string[]) {

@@ -11,66 +11,111 @@ function daysBefore(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** A quotable sentence; the quote itself is cut only for the few that are chosen. */
 interface Candidate {
-  review_id: string;
-  quote: string;
+  item: number;
+  start: number;
+  end: number;
   polarity: Polarity;
   strength: number;
-  order: number;
 }
 
-/** Picks quotes that show both sides when both exist, strongest first, newest first on ties. */
-function pickHighlights(candidates: Candidate[]): AspectInsight['highlights'] {
-  const sorted = [...candidates].sort((a, b) => b.strength - a.strength || a.order - b.order);
-  const chosen: Candidate[] = [];
-  const seenReviews = new Set<string>();
-  for (const wanted of ['positive', 'negative', undefined] as const) {
-    for (const c of sorted) {
-      if (chosen.length >= MAX_HIGHLIGHTS) break;
-      if (seenReviews.has(c.review_id) || (wanted && c.polarity !== wanted)) continue;
-      chosen.push(c);
-      seenReviews.add(c.review_id);
-      if (wanted) break;
-    }
+/** Keeps the best few candidates per polarity: strongest first, then newest (lowest item index). */
+function offer(list: Candidate[], c: Candidate): void {
+  let at = list.length;
+  while (at > 0) {
+    const prev = list[at - 1];
+    if (!prev || prev.strength > c.strength || (prev.strength === c.strength && prev.item <= c.item)) break;
+    at--;
   }
-  return chosen.map(({ review_id, quote, polarity }) => ({ review_id, quote, polarity }));
+  if (at >= MAX_HIGHLIGHTS) return;
+  list.splice(at, 0, c);
+  if (list.length > MAX_HIGHLIGHTS) list.pop();
 }
 
-export function buildAspects(ctx: ReportContext): AspectInsight[] {
+interface Acc {
+  total: Counts;
+  recent: Counts;
+  previous: Counts;
+  best: Record<Polarity, Candidate[]>;
+  reviewIds: string[];
+}
+
+/** Picks quotes that show both sides when both exist, then fills with the strongest others. */
+function pickHighlights(ctx: ReportContext, best: Acc['best']): AspectInsight['highlights'] {
+  const chosen: Candidate[] = [];
+  const used = new Set<number>();
+  const take = (c: Candidate | undefined): void => {
+    if (c && chosen.length < MAX_HIGHLIGHTS && !used.has(c.item)) {
+      chosen.push(c);
+      used.add(c.item);
+    }
+  };
+  take(best.positive[0]);
+  take(best.negative[0]);
+  const rest = [...best.positive, ...best.negative, ...best.neutral].sort((a, b) => b.strength - a.strength || a.item - b.item);
+  for (const c of rest) take(c);
+  return chosen.map((c) => {
+    const review = ctx.items[c.item]?.review;
+    return { review_id: review?.id ?? '', quote: review?.text.slice(c.start, c.end) ?? '', polarity: c.polarity };
+  });
+}
+
+/** One pass over the reviews for every aspect (a recompute at 10k reviews must stay well under 1 s). */
+export function buildAspects(ctx: ReportContext): { aspects: AspectInsight[]; reviewIds: Map<string, string[]> } {
   const newest = ctx.items[0]?.review.date;
   const cutoff = newest ? daysBefore(newest, RECENT_DAYS) : undefined;
   const oldest = ctx.items[ctx.items.length - 1]?.review.date ?? null;
-  return ctx.taxonomy.aspects.map((aspect) => {
-    const total = emptyCounts();
-    const recent: Counts = emptyCounts();
-    const previous: Counts = emptyCounts();
-    const candidates: Candidate[] = [];
-    ctx.items.forEach(({ review, analysis }, order) => {
-      const verdict = analysis.aspects.get(aspect.id);
-      if (!verdict) return;
-      addPolarity(total, verdict.polarity);
-      addPolarity(cutoff !== undefined && review.date > cutoff ? recent : previous, verdict.polarity);
-      for (const s of analysis.sentences) {
-        const a = s.aspects.find((x) => x.aspect === aspect.id);
-        if (!a || a.polarity !== verdict.polarity || s.end - s.start > MAX_QUOTE) continue;
-        candidates.push({
-          review_id: review.id,
-          quote: review.text.slice(s.start, s.end),
-          polarity: a.polarity,
-          strength: Math.abs(a.score),
-          order,
-        });
-      }
+  const acc = new Map<string, Acc>();
+  for (const a of ctx.taxonomy.aspects) {
+    acc.set(a.id, {
+      total: emptyCounts(),
+      recent: emptyCounts(),
+      previous: emptyCounts(),
+      best: { positive: [], neutral: [], negative: [] },
+      reviewIds: [],
     });
+  }
+  ctx.items.forEach(({ review, analysis }, item) => {
+    if (analysis.aspects.size === 0) return;
+    const isRecent = cutoff !== undefined && review.date > cutoff;
+    for (const [aspect, verdict] of analysis.aspects) {
+      const a = acc.get(aspect);
+      if (!a) continue;
+      addPolarity(a.total, verdict.polarity);
+      addPolarity(isRecent ? a.recent : a.previous, verdict.polarity);
+      a.reviewIds.push(review.id);
+    }
+    for (const s of analysis.sentences) {
+      if (s.end - s.start > MAX_QUOTE) continue;
+      for (const o of s.aspects) {
+        const a = acc.get(o.aspect);
+        // A quote must agree with the review's verdict on the aspect, or it would misrepresent it.
+        if (!a || analysis.aspects.get(o.aspect)?.polarity !== o.polarity) continue;
+        offer(a.best[o.polarity], { item, start: s.start, end: s.end, polarity: o.polarity, strength: Math.abs(o.score) });
+      }
+    }
+  });
+  const reviewIds = new Map<string, string[]>();
+  const aspects = ctx.taxonomy.aspects.map((aspect) => {
+    const a = acc.get(aspect.id) ?? {
+      total: emptyCounts(),
+      recent: emptyCounts(),
+      previous: emptyCounts(),
+      best: { positive: [], neutral: [], negative: [] },
+      reviewIds: [],
+    };
+    reviewIds.set(aspect.id, a.reviewIds);
     return {
       id: aspect.id,
       label: aspect.label,
-      ...total,
+      ...a.total,
       trend: {
-        recent: { ...recent, from: cutoff ? daysBefore(cutoff, -1) : null, to: newest ?? null },
-        previous: { ...previous, from: oldest, to: cutoff ?? null },
+        recent: { ...a.recent, from: cutoff ? daysBefore(cutoff, -1) : null, to: newest ?? null },
+        previous: { ...a.previous, from: oldest, to: cutoff ?? null },
       },
-      highlights: pickHighlights(candidates),
+      highlights: pickHighlights(ctx, a.best),
     };
   });
+  return { aspects, reviewIds };
 }

@@ -26,6 +26,16 @@ function namePattern(entry: CatalogEntry): RegExp {
 }
 
 function buildKind(ctx: ReportContext, kind: Kind, catalog: readonly CatalogEntry[]): EntityInsight[] {
+  // One pass to bucket reviews by the entities they mention, so each entity reads only its own reviews.
+  const byEntity = new Map<string, number[]>();
+  ctx.items.forEach(({ review }, item) => {
+    for (const m of review.mentions[kind]) {
+      const list = byEntity.get(m.id);
+      if (list) {
+        if (list[list.length - 1] !== item) list.push(item);
+      } else byEntity.set(m.id, [item]);
+    }
+  });
   const out: EntityInsight[] = [];
   for (const entry of catalog) {
     const pattern = namePattern(entry);
@@ -33,14 +43,16 @@ function buildKind(ctx: ReportContext, kind: Kind, catalog: readonly CatalogEntr
     const aspectCounts = new Map<string, number>();
     const reviewIds: string[] = [];
     let ratingSum = 0;
-    for (const { review, analysis } of ctx.items) {
-      if (!review.mentions[kind].some((m) => m.id === entry.id)) continue;
+    for (const item of byEntity.get(entry.id) ?? []) {
+      const it = ctx.items[item];
+      if (!it) continue;
+      const { review, analysis } = it;
       reviewIds.push(review.id);
       ratingSum += review.rating;
       // The sentences that name the entity speak about it; when none does (a tagged review), the whole review.
       const naming = analysis.sentences.filter((s) => pattern.test(review.text.slice(s.start, s.end)));
-      const polarity = naming.length > 0 ? polarityOf(naming.reduce((sum, s) => sum + s.score, 0)) : reviewPolarity(review, analysis);
-      addPolarity(sentiment, polarity === 'neutral' && naming.length > 0 ? reviewPolarity(review, analysis) : polarity);
+      const fromText = naming.length > 0 ? polarityOf(naming.reduce((sum, s) => sum + s.score, 0)) : 'neutral';
+      addPolarity(sentiment, fromText !== 'neutral' ? fromText : reviewPolarity(review, analysis));
       const aspects = new Set<string>();
       for (const s of naming.length > 0 ? naming : analysis.sentences) for (const a of s.aspects) aspects.add(a.aspect);
       for (const a of aspects) aspectCounts.set(a, (aspectCounts.get(a) ?? 0) + 1);
@@ -71,13 +83,15 @@ function staffCandidates(ctx: ReportContext, business: Business): EntitiesSectio
       known.add(n.split(/\s+/)[0]?.toLowerCase() ?? '');
     }
   }
-  const byName = new Map<string, { name: string; review_ids: string[]; evidence: string[] }>();
+  const byName = new Map<string, { name: string; review_ids: string[]; evidence: string[]; last: string }>();
   for (const { review, analysis } of ctx.items) {
     for (const s of analysis.staff) {
       const key = s.name.toLowerCase();
       if (known.has(key) || known.has(key.split(/\s+/)[0] ?? '')) continue;
-      const entry = byName.get(key) ?? { name: s.name, review_ids: [], evidence: [] };
-      if (!entry.review_ids.includes(review.id)) {
+      const entry = byName.get(key) ?? { name: s.name, review_ids: [], evidence: [], last: '' };
+      // A review names the person once for counting, however many sentences do.
+      if (entry.last !== review.id) {
+        entry.last = review.id;
         entry.review_ids.push(review.id);
         if (entry.evidence.length < 3) entry.evidence.push(review.text.slice(s.start, s.end));
       }

@@ -2,10 +2,6 @@ import type { Business } from '../../domain/business.js';
 import type { AspectInsight, EntitiesSection, FaqEntry } from '../schema.js';
 import { listing, MIN_EVIDENCE, percent, plural, type ReportContext } from './context.js';
 
-function aspectReviewIds(ctx: ReportContext, aspectId: string): string[] {
-  return ctx.items.filter((i) => i.analysis.aspects.has(aspectId)).map((i) => i.review.id);
-}
-
 /** The verdict in words, chosen from the counts so the sentence can never contradict them. */
 function aspectAnswer(a: AspectInsight): string {
   const topic = a.label.toLowerCase();
@@ -77,12 +73,18 @@ function serviceAreas(entities: EntitiesSection, business: Business): FaqEntry {
   return { question, answer: sentences.join(' '), evidence: { review_count: ids.length, review_ids: ids } };
 }
 
-export function buildFaq(ctx: ReportContext, aspects: readonly AspectInsight[], entities: EntitiesSection, business: Business): FaqEntry[] {
+export function buildFaq(
+  ctx: ReportContext,
+  aspects: readonly AspectInsight[],
+  aspectReviewIds: ReadonlyMap<string, string[]>,
+  entities: EntitiesSection,
+  business: Business,
+): FaqEntry[] {
   const faq: FaqEntry[] = [];
   for (const def of ctx.taxonomy.aspects) {
     const a = aspects.find((x) => x.id === def.id);
     if (!a || !def.question) continue;
-    const ids = aspectReviewIds(ctx, a.id);
+    const ids = aspectReviewIds.get(a.id) ?? [];
     faq.push({ question: def.question, answer: aspectAnswer(a), evidence: { review_count: ids.length, review_ids: ids } });
   }
   // People and towns are questions about trades that come to the customer; a restaurant without a

@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { evalAbsaCommand } from '../../cli/commands/eval-absa.js';
+import type { AbsaScores } from './absa-eval.js';
+
+// The labelled data lives beside the repository (shared/data/absa), never inside it: the SemEval files
+// may not be shipped (their README).
+const repoRoot = new URL('../../../', import.meta.url);
+const dataDir = fileURLToPath(new URL('../shared/data/absa/', repoRoot));
+const present = existsSync(dataDir);
+if (!present && process.env.CI === 'true') throw new Error(`labelled data missing at ${dataDir} (required in CI)`);
+if (!present) console.warn(`skipping ABSA regression: no labelled data at ${dataDir}`);
+
+async function evalAbsa(file: string, taxonomy: string): Promise<AbsaScores> {
+  const stdout = new PassThrough();
+  let out = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await evalAbsaCommand.run(['--data', `${dataDir}${file}`, '--taxonomy', taxonomy], {
+    stdout,
+    stderr: new PassThrough(),
+    env: {},
+    cwd: process.cwd(),
+  });
+  expect(code).toBe(0);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as AbsaScores;
+}
+
+/**
+ * Targets (issue 5): home-services dev ≥ 90 / 90 (detection F1 / polarity accuracy).
+ * SemEval-2014 restaurants: the target is 85 / 83 on test; this rule-based engine does not reach it,
+ * so the train-set assertions are a ratchet at the level reached: raise them as the engine improves,
+ * never lower them. Test is only reported (docs), never asserted on, so it is never tuned on.
+ */
+describe.skipIf(!present)('ABSA accuracy regression', () => {
+  it('home-services dev set: detection F1 ≥ 0.90, polarity accuracy ≥ 0.90', async () => {
+    const s = await evalAbsa('home-services-dev.jsonl', 'home-services');
+    expect(s.sentences).toBe(300);
+    expect(s.detection.f1).toBeGreaterThanOrEqual(0.9);
+    expect(s.polarity.accuracy).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('SemEval-2014 restaurants train: ratchet at the level reached', async () => {
+    const s = await evalAbsa('semeval2014-restaurants-train.jsonl', 'restaurants');
+    expect(s.sentences).toBe(3044);
+    expect(s.detection.f1).toBeGreaterThanOrEqual(RATCHET.semevalTrain.f1);
+    expect(s.polarity.accuracy).toBeGreaterThanOrEqual(RATCHET.semevalTrain.polarity);
+  }, 60_000);
+});
+
+const RATCHET = { semevalTrain: { f1: 0.8, polarity: 0.715 } };
