@@ -4,9 +4,10 @@ import { evalAbsaCommand } from './commands/eval-absa.js';
 import { exportCommand } from './commands/export.js';
 import { importCommand } from './commands/import.js';
 import { serveCommand } from './commands/serve.js';
+import { subscriptionsCommand } from './commands/subscriptions.js';
 import { UsageError, type CliCommand, type CliIo } from './command.js';
 
-const COMMANDS: CliCommand[] = [serveCommand, importCommand, exportCommand, evalAbsaCommand];
+const COMMANDS: CliCommand[] = [serveCommand, importCommand, exportCommand, evalAbsaCommand, subscriptionsCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
