@@ -1,0 +1,307 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Review } from '../../src/domain/review.js';
+import { fixtureImportDocument, MARKERS, UNPUBLISHED_IDS, writeFixtureImportFile } from '../support/fixture.js';
+import { ordered, publishedReviews } from '../http/expected.js';
+import { buildOnce, ROOT } from './build.js';
+import { cliEnv, runCli, startServer, stopAll, type CliResult, type ServerProcess } from './processes.js';
+
+/**
+ * The built CLI as outside tools drive it (contract §1, §3): real subprocesses, a real SQLite file,
+ * HTTP over a socket. Every process is stopped and every temporary directory removed, also on failure.
+ */
+
+let tmp: string;
+let env: NodeJS.ProcessEnv;
+let server: ServerProcess;
+let invalidRun: CliResult;
+const published = publishedReviews();
+const BASE_URL = 'http://reviews.e2e.test';
+
+interface Dataset {
+  business: { id: string };
+  aggregate_rating: { review_count: number };
+  reviews: (Review & { hidden?: boolean })[];
+}
+
+const SUMMARY = /(\d+) added, (\d+) updated, (\d+) unchanged, (\d+) deleted, (\d+) unpublished/;
+function summary(stdout: string) {
+  const m = SUMMARY.exec(stdout);
+  expect(m, stdout).not.toBeNull();
+  const [added, updated, unchanged, deleted, unpublished] = m!.slice(1).map(Number);
+  return { added, updated, unchanged, deleted, unpublished };
+}
+
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.url}${url}`, { headers });
+  return { status: res.status, headers: res.headers, body: await res.text() };
+}
+
+/** Polls until `check` holds or `ms` pass; returns the elapsed time. */
+async function eventually(check: () => Promise<boolean>, ms: number): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return Date.now() - start;
+}
+
+const file = (name: string) => path.join(tmp, name);
+
+beforeAll(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rds-e2e-cli-'));
+  // A fixed public origin (never contacted), so that servers on different ports print the same bytes.
+  env = cliEnv({ DATABASE_URL: `sqlite:${path.join(tmp, 'db.sqlite')}`, BASE_URL });
+  await buildOnce();
+}, 180_000);
+
+afterAll(async () => {
+  await stopAll();
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('import, then serve', () => {
+  it('imports the fixture dataset document and reports what it did', async () => {
+    const r = await runCli(['import', await writeFixtureImportFile(file('fixture.json'))], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(summary(r.stdout)).toEqual({ added: published.length + 2, updated: 0, unchanged: 0, deleted: 0, unpublished: 2 });
+  }, 60_000);
+
+  it('serves the imported data over HTTP', async () => {
+    server = await startServer(env);
+    const a = await get('/reviews.json');
+    expect(a.status).toBe(200);
+    expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(a.headers.get('etag')).toMatch(/^"[^"]+"$/);
+    expect(a.headers.get('link')).toBe(`<${BASE_URL}/api/websub/hub>; rel="hub", <${BASE_URL}/reviews.json>; rel="self"`);
+    const body = JSON.parse(a.body) as Dataset;
+    expect(body.business.id).toBe('peak-plumbing');
+    expect(body.aggregate_rating.review_count).toBe(published.length);
+    expect(body.reviews.map((r) => r.id)).toEqual(ordered(published));
+    const r04 = body.reviews.find((r) => r.id === 'r04');
+    expect(r04?.text).toBe(published.find((r) => r.id === 'r04')?.text);
+    for (const marker of [...Object.values(MARKERS), ...UNPUBLISHED_IDS]) expect(a.body).not.toContain(marker);
+
+    const search = await get('/api/reviews/search?rating=5&limit=3');
+    expect(search.status).toBe(200);
+    expect(JSON.parse(search.body)).toMatchObject({
+      count: 3,
+      total: published.filter((r) => r.rating === 5).length,
+      filters: { rating: 5 },
+    });
+    const bad = await get('/api/reviews/search?limit=500');
+    expect(bad.status).toBe(400);
+    expect((JSON.parse(bad.body) as { issues: { path: string[] }[] }).issues[0]?.path).toEqual(['limit']);
+    const notModified = await get('/reviews.json', { 'if-none-match': a.headers.get('etag')! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBe('');
+    const feed = await get('/feed.xml');
+    expect(feed.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+    expect(feed.body).toMatch(new RegExp(`<link (?=[^>]*rel="self")(?=[^>]*href="${BASE_URL.replaceAll('.', '\\.')}/feed\\.xml")`));
+  }, 60_000);
+
+  it('picks up an import made by another process within 2 seconds, with a new ETag', async () => {
+    const before = await get('/reviews.json');
+    const etag = before.headers.get('etag')!;
+    const record = fixtureImportDocument().reviews.find((r) => r.id === 'r01')!;
+    await fs.writeFile(
+      file('change.jsonl'),
+      JSON.stringify({ ...record, text: 'Changed by a second process.', updated_at: undefined }) + '\n',
+    );
+    const r = await runCli(['import', file('change.jsonl')], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(summary(r.stdout)).toMatchObject({ added: 0, updated: 1, unchanged: 0 });
+    const imported = Date.now();
+    let after = before;
+    await eventually(async () => {
+      after = await get('/reviews.json');
+      return after.headers.get('etag') !== etag;
+    }, 3000);
+    expect(Date.now() - imported).toBeLessThan(3000);
+    expect(after.body).toContain('Changed by a second process.');
+    const review = JSON.parse((await get('/api/reviews/r01')).body) as { review: Review };
+    expect(review.review.text).toBe('Changed by a second process.');
+    expect(Date.parse(review.review.updated_at)).toBeGreaterThan(Date.parse(String(record.updated_at)));
+    expect((await get('/reviews.json', { 'if-none-match': etag })).status).toBe(200);
+  }, 60_000);
+});
+
+describe('invalid imports write nothing', () => {
+  it('lists every problem with its file, record or line number, id and field, and exits 1', async () => {
+    const before = await get('/reviews.json');
+    const valid = { date: '2025-01-01', rating: 5, text: 'fine', author: { name: 'A' }, verified: true };
+    await fs.writeFile(
+      file('invalid.json'),
+      JSON.stringify([
+        { ...valid, id: 'new-valid-1' },
+        { ...valid, id: 'bad-rating', rating: 7 },
+        { ...valid, id: 'bad-author', author: {} },
+        { ...valid, id: 'bad-date', date: '2025-02-30' },
+        { ...valid, id: 'r02', text: 'an update that must not be written' },
+      ]),
+    );
+    const ok = JSON.stringify({ ...valid, id: 'j1' });
+    const bad = JSON.stringify({ ...valid, id: 'j3', rating: 0 });
+    await fs.writeFile(file('bad.jsonl'), `${ok}\n\n{"id":"j2", broken\n${bad}\n`);
+    const header = 'id,date,rating,text,author.name,verified\n';
+    await fs.writeFile(
+      file('bad.csv'),
+      `${header}csv-ok,2025-04-01,4,"two\nlines",Ann,yes\ncsv-bad,2025-04-02,9,text,Bob,no\ncsv-bad2,2025-04-02,3,text,Bob,maybe\n`,
+    );
+    await fs.writeFile(file('multiline.csv'), `${header}csv-multi,2025-04-01,8,"first line\nsecond line",Ann,yes\n`);
+
+    // One run over every file: all of them are validated before anything is written.
+    const r = await runCli(['import', file('invalid.json'), file('bad.jsonl'), file('bad.csv'), file('multiline.csv')], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(SUMMARY);
+    const problems = (name: string) => r.stderr.split('\n').filter((l) => l.includes(`${name}:`));
+
+    const json = problems('invalid.json');
+    expect(json).toHaveLength(3);
+    expect(json[0]).toMatch(/record 2\b.*bad-rating.*\brating\b/);
+    expect(json[1]).toMatch(/record 3\b.*bad-author.*\bauthor\.name\b/);
+    expect(json[2]).toMatch(/record 4\b.*bad-date.*\bdate\b/);
+
+    // JSON Lines: line numbers of the file, blank lines counted.
+    const jsonl = problems('bad.jsonl');
+    expect(jsonl).toHaveLength(2);
+    expect(jsonl[0]).toMatch(/line 3\b/);
+    expect(jsonl[1]).toMatch(/line 4\b.*j3.*\brating\b/);
+
+    // CSV: line numbers of the file, after a record whose quoted text spans two lines.
+    const csv = problems('bad.csv');
+    expect(csv).toHaveLength(2);
+    expect(csv[0]).toMatch(/line 4\b.*csv-bad\b.*\brating\b/);
+    expect(csv[1]).toMatch(/line 5\b.*csv-bad2.*\bverified\b/);
+
+    // Nothing changed: not the valid new records, not the valid update.
+    await new Promise((res) => setTimeout(res, 1500));
+    const after = await get('/reviews.json');
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+    for (const id of ['new-valid-1', 'j1', 'csv-ok']) expect((await get(`/api/reviews/${id}`)).status).toBe(404);
+    expect(after.body).not.toContain('must not be written');
+    invalidRun = r;
+  }, 60_000);
+
+  it('names a CSV record that spans lines by the line it starts on', () => {
+    // multiline.csv: the record starts on line 2; line 3 is the middle of its quoted text.
+    const lines = invalidRun.stderr.split('\n').filter((l) => l.includes('multiline.csv:'));
+    expect(lines).toEqual([expect.stringMatching(/line 2\b.*csv-multi/)]);
+  }, 60_000);
+});
+
+describe('CSV import', () => {
+  it('reads dotted columns, quoted cells, ;-lists, empty cells as absent and yes/no booleans', async () => {
+    const csv = [
+      'id,date,rating,title,text,language,author.name,author.location,source.platform,verified,hidden,mentions.technicians,mentions.services',
+      'csv-1,2025-04-01,4,,"Quoted, with ""quotes"" and a\nnewline",,Ann,,yelp,yes,no,mike-r; ann-l,drain-cleaning',
+      'csv-2,2025-04-02,2,Hidden one,text,en,Bob,Taos,google,YES,yes,,',
+      'csv-3,2025-04-03,5,Unverified,text,en,Cy,,google,no,0,,',
+      'csv-4,2025-04-04,3,Numeric flags,plain text,en,Di,Santa Fe,google,1,0,,',
+    ].join('\r\n');
+    await fs.writeFile(file('reviews.csv'), csv + '\r\n');
+    const r = await runCli(['import', file('reviews.csv')], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(summary(r.stdout)).toMatchObject({ added: 4, unpublished: 2 });
+    await eventually(async () => (await get('/api/reviews/csv-1')).status === 200, 3000);
+    const one = (JSON.parse((await get('/api/reviews/csv-1')).body) as { review: Review }).review;
+    expect(one).toMatchObject({
+      title: null,
+      text: 'Quoted, with "quotes" and a\nnewline',
+      language: null,
+      author: { name: 'Ann', location: null },
+      source: { platform: 'yelp', url: null },
+      verified: true,
+    });
+    expect(one.mentions.technicians.map((t) => t.id)).toEqual(['mike-r', 'ann-l']);
+    expect(one.mentions.services.map((s) => s.id)).toEqual(['drain-cleaning']);
+    expect((await get('/api/reviews/csv-2')).status).toBe(404);
+    expect((await get('/api/reviews/csv-3')).status).toBe(404);
+    expect((JSON.parse((await get('/api/reviews/csv-4')).body) as { review: Review }).review.author.location).toBe('Santa Fe');
+  }, 60_000);
+});
+
+describe('export', () => {
+  it('writes the /reviews.json shape to stdout and FILE; --all adds unpublished records with their flags', async () => {
+    const served = JSON.parse((await get('/reviews.json')).body) as Dataset;
+    const toStdout = await runCli(['export'], env);
+    expect(toStdout.code, toStdout.stderr).toBe(0);
+    const exported = JSON.parse(toStdout.stdout) as Dataset;
+    expect(Object.keys(exported).sort()).toEqual(Object.keys(served).sort());
+    expect(exported.business).toEqual(served.business);
+    expect(exported.aggregate_rating).toEqual(served.aggregate_rating);
+    expect(exported.reviews).toEqual(served.reviews);
+    for (const marker of [...Object.values(MARKERS), ...UNPUBLISHED_IDS, 'csv-2', 'csv-3']) expect(toStdout.stdout).not.toContain(marker);
+
+    const toFile = await runCli(['export', '--all', file('all.json')], env);
+    expect(toFile.code, toFile.stderr).toBe(0);
+    expect(toFile.stdout).toBe('');
+    const everything = JSON.parse(await fs.readFile(file('all.json'), 'utf8')) as Dataset;
+    expect(everything.business).toEqual(served.business);
+    const ids = everything.reviews.map((r) => r.id);
+    expect(ids).toEqual(expect.arrayContaining([...UNPUBLISHED_IDS, 'csv-2', 'csv-3', ...served.reviews.map((r) => r.id)]));
+    expect(ids).toHaveLength(served.reviews.length + 4);
+    const flags = (id: string) => {
+      const r = everything.reviews.find((x) => x.id === id);
+      return { verified: r?.verified, hidden: r?.hidden };
+    };
+    expect(flags(UNPUBLISHED_IDS[0])).toEqual({ verified: false, hidden: false });
+    expect(flags(UNPUBLISHED_IDS[1])).toEqual({ verified: true, hidden: true });
+    expect(flags('csv-3')).toEqual({ verified: false, hidden: false });
+    expect(flags('r01')).toEqual({ verified: true, hidden: false });
+  }, 60_000);
+
+  it('export --all then import --replace is a no-op: all unchanged, /reviews.json byte-identical', async () => {
+    const before = await get('/reviews.json');
+    const r = await runCli(['import', '--replace', file('all.json')], env);
+    expect(r.code, r.stderr).toBe(0);
+    const total = (JSON.parse(await fs.readFile(file('all.json'), 'utf8')) as Dataset).reviews.length;
+    expect(summary(r.stdout)).toEqual({ added: 0, updated: 0, unchanged: total, deleted: 0, unpublished: 4 });
+    expect(r.stdout).toMatch(/business unchanged/);
+    // Longer than the server's poll interval, so a spurious change would have been published.
+    await new Promise((res) => setTimeout(res, 1500));
+    const after = await get('/reviews.json');
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+    expect(after.body).toBe(before.body);
+  }, 60_000);
+});
+
+describe('npm start semantics (DEMO_ON_EMPTY)', () => {
+  it('never touches a database that holds data', async () => {
+    const before = await get('/reviews.json');
+    const second = await startServer({ ...env, DEMO_ON_EMPTY: 'true', LOG_LEVEL: 'info' });
+    try {
+      const res = await fetch(`${second.url}/reviews.json`);
+      // Same BASE_URL, same database: the same bytes, from either server.
+      expect(await res.text()).toBe(before.body);
+      expect(second.output().stderr).not.toMatch(/demo/i);
+      expect((await get('/reviews.json')).headers.get('etag')).toBe(before.headers.get('etag'));
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+
+  it('loads the bundled demo into an empty database and says so in its log', async () => {
+    const demo = JSON.parse(await fs.readFile(path.join(ROOT, 'examples', 'demo', 'dataset.json'), 'utf8')) as {
+      business: { id: string };
+      reviews: { verified?: boolean; hidden?: boolean }[];
+    };
+    const demoServer = await startServer({
+      ...env,
+      DATABASE_URL: `sqlite:${file('empty.sqlite')}`,
+      DEMO_ON_EMPTY: 'true',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      const body = JSON.parse(await (await fetch(`${demoServer.url}/reviews.json`)).text()) as Dataset;
+      expect(body.business.id).toBe(demo.business.id);
+      expect(body.aggregate_rating.review_count).toBe(demo.reviews.filter((r) => r.verified === true && r.hidden !== true).length);
+      expect(demoServer.output().stderr).toMatch(/demo/i);
+    } finally {
+      await demoServer.stop();
+    }
+  }, 90_000);
+});
