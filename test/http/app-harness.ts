@@ -22,6 +22,8 @@ export async function createTestApp(state: DatasetState = fixtureState()): Promi
   const urls = createServiceUrls(config.BASE_URL);
   const renderers = await createDocumentRenderers(config);
   const snapshot = buildSnapshot(state, urls, renderers.list);
+  // Documents rendered after the snapshot is published (insights): ready before the first request.
+  await Promise.all(snapshot.pending.values());
   const app = await createApp({ snapshots: { current: () => snapshot }, urls, schemas: renderers.schemas });
   return { app, snapshot, urls };
 }

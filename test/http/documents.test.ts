@@ -123,9 +123,17 @@ describe('GET /insights.json', () => {
     const a = await request(app, '/insights.json');
     expect(a.status).toBe(200);
     expect(header(a, 'content-type')).toBe('application/json; charset=utf-8');
-    const body = json<{ generated_at: string; review_count: number }>(a);
+    const body = json<{ generated_at: string; review_count: number; entities: Record<string, { review_ids?: string[] }[]> }>(a);
+    expect(Object.keys(body)).toEqual(
+      expect.arrayContaining(['generated_at', 'review_count', 'method', 'aspects', 'entities', 'topics', 'faq', 'summary']),
+    );
     expect(Date.parse(body.generated_at)).toBe(newestUpdatedAt(published));
     expect(body.review_count).toBe(published.length);
+    // Entities are drawn from published reviews only.
+    const ids = new Set(published.map((r) => r.id));
+    const cited = Object.values(body.entities).flatMap((list) => list.flatMap((e) => e.review_ids ?? []));
+    expect(cited.length).toBeGreaterThan(0);
+    expect(cited.filter((id) => !ids.has(id))).toEqual([]);
   });
 });
 
