@@ -2,8 +2,7 @@ import type { Token } from '../nlp/wink.js';
 
 /** One step of a compiled cue (syntax in taxonomy.ts). */
 type Step =
-  | { kind: 'word'; words: ReadonlySet<string>; prefixes: readonly string[]; optional: boolean }
-  | { kind: 'entity'; type: string; optional: boolean }
+  | { kind: 'word'; words: ReadonlySet<string>; prefixes: readonly string[]; entities: readonly string[]; optional: boolean }
   | { kind: 'gap'; max: number };
 
 interface Compiled<P> {
@@ -27,25 +26,29 @@ function compileStep(raw: string): Step {
   if (raw === '...') return { kind: 'gap', max: LONG_GAP_MAX };
   const optional = raw.startsWith('?') && raw.length > 1;
   const body = optional ? raw.slice(1) : raw;
-  if (body.startsWith('#') && body.length > 1) return { kind: 'entity', type: body.slice(1), optional };
   const words = new Set<string>();
   const prefixes: string[] = [];
-  for (const alt of body.toLowerCase().split('|')) {
-    if (alt.length > 1 && alt.endsWith('*')) prefixes.push(alt.slice(0, -1));
-    else if (alt) words.add(alt);
+  const entities: string[] = [];
+  for (const alt of body.split('|')) {
+    if (alt.length > 1 && alt.startsWith('#')) entities.push(alt.slice(1));
+    else if (alt.length > 1 && alt.endsWith('*')) prefixes.push(alt.slice(0, -1).toLowerCase());
+    else if (alt) words.add(alt.toLowerCase());
   }
-  return { kind: 'word', words, prefixes, optional };
+  return { kind: 'word', words, prefixes, entities, optional };
+}
+
+function entityMatches(type: string, t: Token): boolean {
+  if (type === 'NUM') return t.isNumber || /^\d/.test(t.norm);
+  // Clock times: wink tags "9am" as TIME but leaves "10:15" a plain number.
+  if (type === 'CLOCK') return t.entity === 'TIME' || /^\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?$/.test(t.norm);
+  return t.entity === type;
 }
 
 function tokenMatches(step: Exclude<Step, { kind: 'gap' }>, t: Token): boolean {
-  if (step.kind === 'entity') {
-    if (step.type === 'NUM') return t.isNumber || /^\d/.test(t.norm);
-    // Clock times: wink tags "9am" as TIME but leaves "10:15" a plain number.
-    if (step.type === 'CLOCK') return t.entity === 'TIME' || /^\d{1,2}(:\d\d)?\s*(am|pm|a\.m\.|p\.m\.)?$/.test(t.norm);
-    return t.entity === step.type;
-  }
-  if (step.words.has(t.norm) || step.words.has(t.lemma)) return true;
+  // wink's normal form rewrites some spellings ("through" becomes "thru"): the raw word counts too.
+  if (step.words.has(t.norm) || step.words.has(t.lemma) || step.words.has(t.lower)) return true;
   for (const p of step.prefixes) if (t.norm.startsWith(p)) return true;
+  for (const e of step.entities) if (entityMatches(e, t)) return true;
   return false;
 }
 
@@ -92,7 +95,7 @@ export class CueMatcher<P> {
     const first = steps[0];
     if (!first || first.kind === 'gap') throw new Error(`invalid cue "${cue}": it must start with a word`);
     const entry: Compiled<P> = { steps, payload, stamp: -1 };
-    if (first.kind === 'word' && !first.optional && first.prefixes.length === 0) {
+    if (first.kind === 'word' && !first.optional && first.prefixes.length === 0 && first.entities.length === 0) {
       for (const w of first.words) {
         let list = this.byWord.get(w);
         if (!list) this.byWord.set(w, (list = []));
@@ -115,9 +118,10 @@ export class CueMatcher<P> {
       const firstAtI = out.length;
       const a = this.byWord.get(t.norm);
       const b = t.lemma !== t.norm ? this.byWord.get(t.lemma) : undefined;
-      if (!a && !b && this.scanned.length === 0) continue;
+      const c0 = t.lower !== t.norm && t.lower !== t.lemma ? this.byWord.get(t.lower) : undefined;
+      if (!a && !b && !c0 && this.scanned.length === 0) continue;
       const stamp = ++this.clock;
-      for (const list of [a, b, this.scanned]) {
+      for (const list of [a, b, c0, this.scanned]) {
         if (!list) continue;
         for (const c of list) {
           if (c.stamp === stamp) continue;

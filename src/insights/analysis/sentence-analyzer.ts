@@ -33,11 +33,17 @@ const NEGATED_SCALE = -0.8;
 /** Negation does not apply through these ("not only", "nothing but praise"). */
 const NOT_NEGATING_NEXT = new Set(['only', 'just', 'but', 'doubt', 'wonder', 'matter', 'believe', 'wait']);
 
+/** Negating subjects and adverbs reach over the whole verb phrase ("nobody from the office bothered to call"). */
+const WIDE_NEGATORS = new Set(['nobody', 'never', 'one', 'none', 'nothing']);
+const WIDE_WINDOW = 6;
+
 function isNegated(tokens: readonly Token[], at: number, clause: Clause): boolean {
-  for (let j = at - 1; j >= Math.max(clause.start, at - NEGATION_WINDOW); j--) {
+  for (let j = at - 1; j >= Math.max(clause.start, at - WIDE_WINDOW); j--) {
     const t = tokens[j];
     if (!t) continue;
-    if (NEGATORS.has(t.norm) && !NOT_NEGATING_NEXT.has(tokens[j + 1]?.norm ?? '')) return true;
+    const wide = WIDE_NEGATORS.has(t.norm) && (t.norm !== 'one' || tokens[j - 1]?.norm === 'no');
+    if (!wide && at - j > NEGATION_WINDOW) continue;
+    if ((NEGATORS.has(t.norm) || wide) && !NOT_NEGATING_NEXT.has(tokens[j + 1]?.norm ?? '')) return true;
   }
   return false;
 }

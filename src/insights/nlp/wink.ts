@@ -9,6 +9,8 @@ export interface Token {
   pos: string;
   /** The text as written, for capitalisation checks (names). */
   value: string;
+  /** The text as written, lower-cased. */
+  lower: string;
   start: number;
   end: number;
   /** wink-nlp entity type covering the token (MONEY, DURATION, TIME, DATE ...), or '' when none. */
@@ -64,6 +66,7 @@ function mergeHyphenated(tokens: Token[]): { merged: Token[]; indexOf: number[] 
         norm,
         lemma: `${last.norm}-${next.lemma}`,
         value: `${last.value}-${next.value}`,
+        lower: `${last.lower}-${next.lower}`,
         end: next.end,
         pos: next.pos,
         isNumber: last.isNumber && next.isNumber,
@@ -109,6 +112,7 @@ export function tokenize(text: string): TokenizedText {
       lemma: (lemmas[i] ?? value).toLowerCase(),
       pos: pos[i] ?? 'X',
       value,
+      lower: value.toLowerCase(),
       start,
       end,
       entity: entityOf[i] ?? '',

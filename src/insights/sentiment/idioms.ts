@@ -48,7 +48,8 @@ export const IDIOMS_POSITIVE: readonly string[] = [
 ];
 
 export const IDIOMS_NEGATIVE: readonly string[] = [
-  'would|will not recommend|use|return|call|hire|go|come|be back',
+  'would|will not recommend|use|return|call|hire|go|come',
+  'would|will not be back',
   'never again',
   'never go|come|use|call|hire|return .. again',
   'stay away',
@@ -89,7 +90,6 @@ export const IDIOMS_NEGATIVE: readonly string[] = [
   'too expensive|pricey|high|much|salty|sweet|loud|noisy|small|dark|cold|long|slow|crowded|greasy|dry|oily|cramped|rushed',
   'way too',
   'far too',
-  'not even',
   'at best',
   'to be desired',
   'never got',
