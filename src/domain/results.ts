@@ -28,7 +28,8 @@ export type SearchResult = z.infer<typeof SearchResultSchema>;
 export const SinceResultSchema = z
   .object({
     since: DateSchema,
-    count: z.int().min(0),
+    count: z.int().min(0).describe('Reviews returned.'),
+    total: z.int().min(0).describe('Reviews matching; equal to count here, smaller than total only in the MCP twin with a limit.'),
     reviews: z.array(ReviewSchema).describe('Every published review dated on or after `since`, newest first.'),
   })
   .meta({ id: 'SinceResult' });

@@ -58,7 +58,7 @@ export function reviewsSince(snapshot: Snapshot, date: string): Representation {
   if (hit) return hit;
   const end = sinceEnd(snapshot, date);
   const positions = Array.from({ length: end }, (_, i) => i);
-  const json = `{"since":${JSON.stringify(date)},"count":${end},"reviews":[${snapshot.reviewJson.slice(0, end).join(',')}]}`;
+  const json = `{"since":${JSON.stringify(date)},"count":${end},"total":${end},"reviews":[${snapshot.reviewJson.slice(0, end).join(',')}]}`;
   const rep = createRepresentation(json, JSON_MEDIA_TYPE, newestUpdate(snapshot, positions));
   if (cache.size >= SINCE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(date, rep);

@@ -86,7 +86,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       const { id } = request.params as { id: string };
       const snapshot = deps.snapshots.current();
       const review = findReview(snapshot, id);
-      if (!review) throw new AppError('not_found', `There is no published review with id ${JSON.stringify(id)}.`);
+      if (!review) throw new AppError('not_found', 'There is no published review with that id.');
       const json = `{"review":${review.json}}`;
       return sendRepresentation(request, reply, createRepresentation(json, JSON_MEDIA_TYPE, Date.parse(review.updated_at)));
     },
