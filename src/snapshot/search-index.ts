@@ -57,13 +57,19 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
     }
   }
 
-  // Per-sort rank of each position, for the orders other than `newest`.
+  // Per-sort rank of each position, for the orders other than `newest`. Positions are in `newest`
+  // order, so wherever a comparator falls back to compareNewest the positions compare instead: the same
+  // order without parsing timestamps n log n times.
+  const byPosition: Partial<Record<Sort, (a: number, b: number) => number>> = {
+    highest: (a, b) => reviews[b]!.rating - reviews[a]!.rating || a - b,
+    lowest: (a, b) => reviews[a]!.rating - reviews[b]!.rating || a - b,
+  };
   const ranks = new Map<Sort, Int32Array>();
   const permutations = new Map<Sort, Int32Array>();
   for (const sort of SORTS) {
     if (sort === 'newest') continue;
     const cmp = comparatorFor(sort);
-    const perm = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => cmp(reviews[a]!, reviews[b]!));
+    const perm = Int32Array.from({ length: n }, (_, i) => i).sort(byPosition[sort] ?? ((a, b) => cmp(reviews[a]!, reviews[b]!)));
     const rank = new Int32Array(n);
     perm.forEach((pos, i) => (rank[pos] = i));
     permutations.set(sort, perm);
