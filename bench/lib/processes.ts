@@ -1,0 +1,110 @@
+/**
+ * Child processes for benchmarks: every server runs in its own process, so it never shares an event loop
+ * with the load generator. Each one is stopped by its pid on every exit path.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export const HOST = '127.0.0.1';
+
+/** A port the OS says is free right now on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, HOST, () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface Child {
+  process: ChildProcess;
+  /** Date.now() just before spawn. */
+  spawnedAt: number;
+  stdout(): string;
+  stderr(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const running = new Set<Child>();
+
+export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string, at: number) => void): Child {
+  const spawnedAt = Date.now();
+  const proc = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const lines = (chunk: Buffer, into: 'out' | 'err') => {
+    const at = Date.now();
+    const text = chunk.toString('utf8');
+    if (into === 'out') out += text;
+    else err += text;
+    // Keep what a failure report needs, not a whole log.
+    if (out.length > 1e6) out = out.slice(-1e5);
+    if (err.length > 1e6) err = err.slice(-1e5);
+    if (onLine) for (const line of text.split('\n')) if (line) onLine(line, at);
+  };
+  proc.stdout.on('data', (c: Buffer) => lines(c, 'out'));
+  proc.stderr.on('data', (c: Buffer) => lines(c, 'err'));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const child: Child = {
+    process: proc,
+    spawnedAt,
+    stdout: () => out,
+    stderr: () => err,
+    async stop(graceMs = 5000) {
+      running.delete(child);
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  running.add(child);
+  return child;
+}
+
+/** Stops every child still running (the bench's finally block and signal handlers call this). */
+export async function stopAllChildren(): Promise<void> {
+  await Promise.all([...running].map((c) => c.stop(2000)));
+}
+
+/** Runs a command to completion, bounded by `timeoutMs`; rejects with its output on failure. */
+export function runToCompletion(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = startChild(command, args, env);
+    const timer = setTimeout(() => {
+      void child.stop(1000);
+      reject(new Error(`${command} ${args.join(' ')} took over ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.process.once('exit', (code) => {
+      clearTimeout(timer);
+      running.delete(child);
+      if (code === 0) resolve(child.stdout());
+      else reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${child.stderr().slice(-2000)}`));
+    });
+  });
+}
+
+/** Polls `url` until it answers 200 or `timeoutMs` passes; returns Date.now() at the first 200. */
+export async function waitForOk(url: string, child: Child, timeoutMs: number, intervalMs = 10): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.process.exitCode !== null)
+      throw new Error(`process exited early (${child.process.exitCode}):\n${child.stderr().slice(-2000)}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(Math.max(1000, deadline - Date.now())) });
+      // The status line is what "serving" means; the body of a large document takes its own time.
+      const at = Date.now();
+      await res.arrayBuffer();
+      if (res.status === 200) return at;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms:\n${child.stderr().slice(-2000)}`);
+}

@@ -1,0 +1,108 @@
+/**
+ * The real service, driven the way an operator drives it: `review-data import` into a fresh SQLite
+ * database, then `review-data serve` on a free port of 127.0.0.1 (from dist/: run `npm run build` first).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, HOST, runToCompletion, startChild, waitForOk, type Child } from './processes.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
+
+function cli(): string {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  return CLI;
+}
+
+export function sqliteUrl(dir: string): string {
+  return `sqlite:${path.join(dir, 'db.sqlite')}`;
+}
+
+/** Imports `file` with the real CLI; returns the wall time in ms. */
+export async function importDataset(file: string, databaseUrl: string, timeoutMs = 600_000): Promise<number> {
+  const started = Date.now();
+  await runToCompletion(process.execPath, [cli(), 'import', file], { ...process.env, DATABASE_URL: databaseUrl }, timeoutMs);
+  return Date.now() - started;
+}
+
+/** utime + stime of a process from /proc (Linux), in ms; null elsewhere. Clock ticks are 100 Hz on Linux. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is parenthesized and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until /insights.json is ready: insights are computed in a worker after the snapshot is published,
+ * and that work must not share the CPU with a measured run.
+ */
+export async function waitForInsights(service: RunningService, timeoutMs = 600_000): Promise<number> {
+  const started = Date.now();
+  await waitForOk(`${service.base}/insights.json`, service.child, timeoutMs, 200);
+  return Date.now() - started;
+}
+
+export interface RunningService {
+  child: Child;
+  base: string;
+  /** Spawn to the first 200 from /reviews.json (status line received), ms. */
+  firstOkMs: number;
+  /** The server's own "listening" log time minus the spawn time, ms (null when the log is not shown). */
+  listeningMs: number | null;
+  /** CPU time (user + system) the server had used at its first 200, ms: less sensitive to a busy machine. */
+  cpuMs: number | null;
+  stop(): Promise<void>;
+}
+
+export interface ServeOptions {
+  databaseUrl: string;
+  /** `warn` for load runs; `info` shows Fastify's "Server listening" line with its timestamp. */
+  logLevel?: string;
+  /** Extra node flags for the server (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+  timeoutMs?: number;
+}
+
+export async function startService(options: ServeOptions): Promise<RunningService> {
+  const port = await freePort();
+  let listeningAt: number | null = null;
+  const env = {
+    ...process.env,
+    DATABASE_URL: options.databaseUrl,
+    PORT: String(port),
+    HOST,
+    LOG_LEVEL: options.logLevel ?? 'warn',
+    DEMO_ON_EMPTY: 'false',
+  };
+  const child = startChild(process.execPath, [...(options.nodeArgs ?? []), cli(), 'serve'], env, (line) => {
+    if (listeningAt !== null || !line.startsWith('{')) return;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; time?: string | number };
+      if (entry.msg?.includes('listening') && entry.time !== undefined) listeningAt = new Date(entry.time).getTime();
+    } catch {
+      // Not a log line.
+    }
+  });
+  const base = `http://${HOST}:${port}`;
+  try {
+    const okAt = await waitForOk(`${base}/reviews.json`, child, options.timeoutMs ?? 60_000, 5);
+    const cpuMs = child.process.pid === undefined ? null : processCpuMs(child.process.pid);
+    return {
+      child,
+      base,
+      firstOkMs: okAt - child.spawnedAt,
+      listeningMs: listeningAt === null ? null : listeningAt - child.spawnedAt,
+      cpuMs,
+      stop: () => child.stop(),
+    };
+  } catch (error) {
+    await child.stop(1000);
+    throw error;
+  }
+}
