@@ -1,0 +1,262 @@
+/**
+ * Foundation benchmarks (issue 2): start-up, /reviews.json (200 and 304) and mixed-filter search, each
+ * beside a raw node:http baseline serving the same precomputed bytes, measured in the same run; search
+ * also beside json-server 0.17 over the same reviews.
+ *
+ *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
+ *
+ * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
+ * markdown and to bench/results/ as JSON.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { captureRoute, startBaseline } from './lib/baseline.js';
+import { createTempDir, writeLargeDataset, type TempDir } from './lib/dataset.js';
+import { startJsonServer } from './lib/json-server.js';
+import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
+import { stopAllChildren } from './lib/processes.js';
+import { importDataset, ROOT, sqliteUrl, startService, waitForInsights } from './lib/service.js';
+
+const { values } = parseArgs({
+  options: {
+    reviews: { type: 'string', default: '10000,100000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '1' },
+    startups: { type: 'string', default: '3' },
+  },
+});
+const sizes = values.reviews.split(',').map((s) => Number(s.trim()));
+const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+const connections = Number(values.connections);
+const rounds = Number(values.rounds);
+const startups = Number(values.startups);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || ![duration, warmup, connections, rounds, startups].every((n) => n > 0))
+  throw new Error('usage: foundation.ts [--reviews 10000,100000] [--duration 10] [--warmup 2] [--connections 10] [--rounds 1]');
+
+interface Comparison {
+  size: number;
+  case: string;
+  service: LoadResult;
+  reference: LoadResult;
+  referenceName: string;
+  ratio: number;
+  target: number;
+}
+
+interface Startup {
+  size: number;
+  importMs: number;
+  firstOkMs: number[];
+  listeningMs: (number | null)[];
+  cpuMs: (number | null)[];
+  target: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
+const log = (msg: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+/** Runs service and reference back to back, `rounds` times, alternating which goes first; keeps the median-ratio round. */
+async function compare(
+  size: number,
+  name: string,
+  target: number,
+  service: LoadOptions,
+  reference: LoadOptions,
+  referenceName: string,
+): Promise<Comparison> {
+  const results: Comparison[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const opts = { duration, warmup, connections };
+    let s: LoadResult;
+    let r: LoadResult;
+    if (round % 2 === 0) {
+      r = await runLoad({ ...opts, ...reference });
+      s = await runLoad({ ...opts, ...service });
+    } else {
+      s = await runLoad({ ...opts, ...service });
+      r = await runLoad({ ...opts, ...reference });
+    }
+    const c = { size, case: name, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
+    log(`${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)`);
+    results.push(c);
+  }
+  results.sort((a, b) => a.ratio - b.ratio);
+  return results[Math.floor((results.length - 1) / 2)]!;
+}
+
+/**
+ * The word of six letters or more that most of the given texts contain, other than the technician's own
+ * names (those would make the query repeat the technician filter): a realistic, common query.
+ */
+function commonWord(texts: string[], exclude: string[]): string {
+  const skip = new Set(exclude.flatMap((name) => name.toLowerCase().match(/[a-z]+/g) ?? []));
+  const counts = new Map<string, number>();
+  for (const t of texts)
+    for (const w of new Set(t.toLowerCase().match(/[a-z]{6,}/g) ?? [])) if (!skip.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+  return sorted[0]?.[0] ?? 'service';
+}
+
+interface Published {
+  business: { technicians: { id: string; name: string; aliases: string[] }[] };
+  reviews: { text: string; mentions: { technicians: { id: string }[] } }[];
+}
+
+async function benchSize(size: number, comparisons: Comparison[], starts: Startup[]): Promise<void> {
+  const tmp: TempDir = createTempDir();
+  try {
+    log(`${size}: generating the dataset in ${tmp.path}`);
+    const file = writeLargeDataset(tmp.path, size);
+    const db = sqliteUrl(tmp.path);
+    const importMs = await importDataset(file, db);
+    log(`${size}: imported in ${importMs} ms`);
+
+    const startup: Startup = { size, importMs, firstOkMs: [], listeningMs: [], cpuMs: [], target: size <= 10_000 ? 1000 : 5000 };
+    for (let i = 0; i < startups; i++) {
+      const s = await startService({ databaseUrl: db, logLevel: 'info' });
+      await s.stop();
+      startup.firstOkMs.push(s.firstOkMs);
+      startup.listeningMs.push(s.listeningMs);
+      startup.cpuMs.push(s.cpuMs);
+      log(`${size}: start-up ${s.firstOkMs} ms to the first 200 (listening log at ${s.listeningMs} ms, ${s.cpuMs} ms CPU)`);
+    }
+    starts.push(startup);
+
+    const service = await startService({ databaseUrl: db });
+    try {
+      log(`${size}: insights ready ${await waitForInsights(service)} ms after the first 200`);
+      const doc = (await (await fetch(`${service.base}/reviews.json`)).json()) as Published;
+      const tech = doc.business.technicians[0];
+      if (!tech) throw new Error('the dataset has no technicians');
+      const word = commonWord(
+        doc.reviews.filter((r) => r.mentions.technicians.some((t) => t.id === tech.id)).map((r) => r.text),
+        [tech.name, ...tech.aliases],
+      );
+      const searchUrl = `/api/reviews/search?min_rating=4&since=2023-01-01&mentions_technician=${encodeURIComponent(tech.name)}&query=${word}&limit=20`;
+      const jsonServerUrl = `/reviews?rating_gte=4&date_gte=2023-01-01&q=${word}&_limit=20`;
+      log(`${size}: search ${searchUrl}`);
+
+      const datasetRoute = await captureRoute(service.base, '/reviews.json', tmp.path, true);
+      const searchRoute = await captureRoute(service.base, searchUrl, tmp.path, false);
+      const etag = datasetRoute.notModified!.etag;
+      const baseline = await startBaseline([datasetRoute, searchRoute], tmp.path);
+      try {
+        comparisons.push(
+          await compare(
+            size,
+            '`/reviews.json` 200',
+            0.8,
+            { url: service.base + '/reviews.json' },
+            { url: baseline.base + '/reviews.json' },
+            'baseline',
+          ),
+        );
+        const inm = { 'if-none-match': etag };
+        comparisons.push(
+          await compare(
+            size,
+            '`/reviews.json` 304',
+            0.8,
+            { url: service.base + '/reviews.json', headers: inm, expect: '3xx' },
+            { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx' },
+            'baseline',
+          ),
+        );
+        comparisons.push(
+          await compare(
+            size,
+            'search, mixed filters',
+            0.5,
+            { url: service.base + searchUrl },
+            { url: baseline.base + searchUrl },
+            'baseline',
+          ),
+        );
+      } finally {
+        await baseline.stop();
+      }
+
+      const jsonServer = await startJsonServer(doc.reviews, tmp.path);
+      try {
+        const probe = await fetch(jsonServer.base + jsonServerUrl);
+        log(`${size}: json-server ${jsonServerUrl}: ${probe.status}, X-Total-Count ${probe.headers.get('x-total-count')}`);
+        await probe.arrayBuffer();
+        comparisons.push(
+          await compare(
+            size,
+            'search vs json-server',
+            10,
+            { url: service.base + searchUrl },
+            { url: jsonServer.base + jsonServerUrl },
+            'json-server',
+          ),
+        );
+      } finally {
+        await jsonServer.stop();
+      }
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    tmp.remove();
+  }
+}
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function report(comparisons: Comparison[], starts: Startup[]): string {
+  const lines = [
+    '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---|',
+    ...comparisons.map(
+      (c) =>
+        `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
+    ),
+    '',
+    '| reviews | import | spawn → first 200 (median, max) | spawn → "listening" log (median) | server CPU at first 200 (median) | target | |',
+    '|---:|---:|---:|---:|---:|---:|---|',
+    ...starts.map((s) => {
+      const ok = median(s.firstOkMs);
+      const listening = s.listeningMs.filter((x): x is number => x !== null);
+      const cpu = s.cpuMs.filter((x): x is number => x !== null);
+      const orNa = (xs: number[]) => (xs.length ? `${fmt(median(xs))} ms` : 'n/a');
+      return `| ${fmt(s.size)} | ${fmt(s.importMs / 1000, 1)} s | ${fmt(ok)} ms, ${fmt(Math.max(...s.firstOkMs))} ms | ${orNa(listening)} | ${orNa(cpu)} | < ${fmt(s.target)} ms | ${ok < s.target ? 'met' : '**missed**'} |`;
+    }),
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const comparisons: Comparison[] = [];
+  const starts: Startup[] = [];
+  const onSignal = () => {
+    void stopAllChildren().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    for (const size of sizes) await benchSize(size, comparisons, starts);
+  } finally {
+    await stopAllChildren();
+  }
+  const table = report(comparisons, starts);
+  const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} CPUs, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}`;
+  console.log(
+    `\n${new Date().toISOString()} — ${machine}\n${duration} s runs, ${connections} connections, ${warmup} s warm-up\n\n${table}`,
+  );
+  const dir = path.join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, `foundation-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    JSON.stringify({ date: new Date().toISOString(), machine, argv: process.argv.slice(2), comparisons, starts }, null, 2),
+  );
+}
+
+await main();
