@@ -14,7 +14,7 @@ const running = new Set<ChildProcess>();
 /** The environment of a CLI run: the test's settings only, nothing inherited that could point elsewhere. */
 export function cliEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const { PATH, HOME, TMPDIR, SystemRoot } = process.env;
-  return { PATH, HOME, TMPDIR, SystemRoot, NODE_ENV: 'production', LOG_LEVEL: 'warn', DEMO_ON_EMPTY: 'false', ...overrides };
+  return { PATH, HOME, TMPDIR, SystemRoot, LOG_LEVEL: 'warn', DEMO_ON_EMPTY: 'false', ...overrides };
 }
 
 /** Runs `node dist/cli/index.js ...args` to completion. */

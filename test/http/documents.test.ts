@@ -162,6 +162,7 @@ describe('GET /api/feed.json', () => {
     ['application/json;q=0.9, text/plain', 'application/json; charset=utf-8'],
     ['application/feed+json', 'application/feed+json'],
     ['application/feed+json, application/json', 'application/feed+json'],
+    ['application/feed+json;q=0, application/json', 'application/json; charset=utf-8'],
     ['*/*', 'application/feed+json'],
     ['text/html', 'application/feed+json'],
   ])('Accept %s gives %s, same bytes, Vary: Accept', async (accept, type) => {
