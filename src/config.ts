@@ -36,6 +36,14 @@ export const ConfigSchema = z
     WEBSUB_CA_FILE: z.string().min(1).optional(),
     WEBSUB_RATE_LIMIT: int(0).default(60),
     WEBSUB_CONCURRENCY: int(1).default(64),
+    /**
+     * Behind a load balancer: which proxies' X-Forwarded-For to believe, so per-address limits see the
+     * client, not the proxy. `true` (any) or comma-separated addresses/CIDRs; unset: none.
+     */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined || v === 'false' ? false : v === 'true' ? true : v)),
   })
   .transform((c) => ({
     ...c,

@@ -76,7 +76,14 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       const { MCP_SESSION_TTL_SECONDS: sessionTtlSeconds, MCP_MAX_SESSIONS: maxSessions } = config;
       await registerMcp(a, { snapshots, urls, sessionStore, sessionTtlSeconds, maxSessions, insightsSchema: renderers.schemas.insights });
     };
-    const app = await createApp({ snapshots, urls, logger, schemas: renderers.schemas, plugins: [websub.plugin, mcp] });
+    const app = await createApp({
+      snapshots,
+      urls,
+      logger,
+      schemas: renderers.schemas,
+      trustProxy: config.TRUST_PROXY,
+      plugins: [websub.plugin, mcp],
+    });
     websub.start();
     return {
       app,

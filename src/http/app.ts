@@ -14,6 +14,8 @@ export interface AppDeps {
   urls: ServiceUrls;
   schemas?: Partial<DocumentSchemas>;
   logger?: FastifyServerOptions['loggerInstance'] | FastifyServerOptions['logger'];
+  /** Fastify's trustProxy (config TRUST_PROXY): request.ip from X-Forwarded-For behind a load balancer. */
+  trustProxy?: boolean | string;
   /** Further transports (MCP, the WebSub hub) register their routes here, before the app is ready. */
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
 }
@@ -33,6 +35,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       : { logger: deps.logger ?? false };
   const app = Fastify({
     ...(loggerOptions as FastifyServerOptions),
+    trustProxy: deps.trustProxy ?? false,
     // A request line or body this large is an attack or a mistake, never a query.
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },

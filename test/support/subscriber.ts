@@ -56,7 +56,8 @@ export async function startSubscriber(pki: TestPki): Promise<TestSubscriber> {
       else res.writeHead(204).end();
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Longer than the hub's own keep-alive (10 s), so the hub never writes to a connection this side just closed.
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
