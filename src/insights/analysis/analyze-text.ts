@@ -70,6 +70,6 @@ export function predictSnippet(
   const analyzed = analyzeText(text, compiled);
   const detected = mergeSentences(analyzed, compiled);
   const total = analyzed.sentences.reduce((sum, s) => sum + s.score, 0);
-  const overall: Polarity = total > 0.3 ? 'positive' : total < -0.3 ? 'negative' : 'neutral';
+  const overall: Polarity = total > 0.3 ? 'positive' : total < -0.3 ? 'negative' : (compiled.taxonomy.default_polarity ?? 'neutral');
   return { detected, polarityOf: (aspect) => detected.get(aspect) ?? overall };
 }
