@@ -36,7 +36,11 @@ export interface Intent {
   createdAt: number;
 }
 
-export type NewIntent = Intent & { dueAt: number };
+export type NewIntent = Intent & {
+  dueAt: number;
+  /** Stored already claimed by the worker that will verify it (the replica that answers 202). */
+  claim?: { worker: string; until: number };
+};
 
 /** A pending delivery claimed by one worker, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -51,6 +55,13 @@ export interface TopicRecord {
   contentHash: string;
   /** The data version of the snapshot that produced this content. */
   sourceVersion: number;
+}
+
+export interface IntentOutcome {
+  verified: boolean;
+  worker: string;
+  /** When the verification request was made: the lease runs from then (WebSub §5.3). */
+  now: number;
 }
 
 export interface ClaimOptions {
@@ -68,6 +79,8 @@ export interface SubscriptionListing extends Subscription {
 
 export interface WebSubStore {
   addIntent(intent: NewIntent): Promise<void>;
+  /** Stores intents in one transaction (group commit of concurrent hub requests). */
+  addIntents(intents: NewIntent[]): Promise<void>;
   /** Claims one intent by id (the replica that answered 202 verifies at once); null if taken or gone. */
   claimIntent(id: string, options: Omit<ClaimOptions, 'limit'>): Promise<Intent | null>;
   claimDueIntents(options: ClaimOptions): Promise<Intent[]>;
@@ -75,7 +88,9 @@ export interface WebSubStore {
    * Ends a claimed intent. Verified: a subscribe replaces the (topic, callback) state, an unsubscribe
    * removes it. Not verified: the state stays as it was (WebSub §5.1.2). False when the claim was lost.
    */
-  completeIntent(intent: Intent, outcome: { verified: boolean; worker: string; now: number }): Promise<boolean>;
+  completeIntent(intent: Intent, outcome: IntentOutcome): Promise<boolean>;
+  /** completeIntent for many, in one transaction. */
+  completeIntents(items: { intent: Intent; outcome: IntentOutcome }[]): Promise<boolean[]>;
   releaseIntent(id: string, worker: string): Promise<void>;
 
   topic(topic: string): Promise<TopicRecord | null>;
@@ -89,6 +104,8 @@ export interface WebSubStore {
   claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /** A 2xx: resets the failure count; the delivery is done unless newer content was enqueued meanwhile. */
   deliverySucceeded(delivery: ClaimedDelivery, worker: string, now: number): Promise<void>;
+  /** deliverySucceeded for many, in one transaction. */
+  deliveriesSucceeded(items: { delivery: ClaimedDelivery; worker: string; now: number }[]): Promise<void[]>;
   /**
    * A failed attempt: counts it and reschedules at `retryAt(failures)`, or removes the subscription when
    * `failures` reaches `maxFailures`. Null when the claim was lost (nothing counted).

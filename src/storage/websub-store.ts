@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
-import type { ClaimedDelivery, HubMode, Intent, Subscription, WebSubStore } from '../domain/websub-ports.js';
+import { sql, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import type { ClaimedDelivery, HubMode, Intent, IntentOutcome, Subscription, WebSubStore } from '../domain/websub-ports.js';
 import type { DialectName } from './connect.js';
 import type { Database, WebSubIntentsTable, WebSubSubscriptionsTable } from './schema.js';
 
@@ -39,6 +39,74 @@ function toIntent(row: Selectable<WebSubIntentsTable>): Intent {
 const claimable = (now: string) => sql<SqlBool>`(claimed_by is null or claim_expires_at < ${now})`;
 
 /**
+ * Ends a claimed intent inside `trx`. Verified: a subscribe replaces the (topic, callback) state, an
+ * unsubscribe removes it; not verified: the state stays as it was (WebSub §5.1.2). False when the claim
+ * was lost to another worker (its outcome is the one that counts).
+ */
+async function completeIntentIn(trx: Transaction<Database>, intent: Intent, { verified, worker, now }: IntentOutcome): Promise<boolean> {
+  const gone = await trx.deleteFrom('websub_intents').where('id', '=', intent.id).where('claimed_by', '=', worker).executeTakeFirst();
+  if (Number(gone.numDeletedRows) === 0) return false;
+  if (!verified) return true;
+  if (intent.mode === 'unsubscribe') {
+    const old = trx
+      .selectFrom('websub_subscriptions')
+      .select('id')
+      .where('topic', '=', intent.topic)
+      .where('callback', '=', intent.callback);
+    await trx.deleteFrom('websub_deliveries').where('subscription_id', 'in', old).execute();
+    await trx.deleteFrom('websub_subscriptions').where('topic', '=', intent.topic).where('callback', '=', intent.callback).execute();
+    return true;
+  }
+  // WebSub §5.3: the lease runs from the verification request, which is `now` here.
+  const row = {
+    id: randomUUID(),
+    topic: intent.topic,
+    callback: intent.callback,
+    secret: intent.secret,
+    lease_seconds: intent.leaseSeconds,
+    expires_at: iso(now + intent.leaseSeconds * 1000),
+    failures: 0,
+    created_at: iso(now),
+    updated_at: iso(now),
+  };
+  await trx
+    .insertInto('websub_subscriptions')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['topic', 'callback']).doUpdateSet({
+        secret: row.secret,
+        lease_seconds: row.lease_seconds,
+        expires_at: row.expires_at,
+        failures: 0,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+  return true;
+}
+
+/** A 2xx: the failure count resets; the delivery is done unless newer content was enqueued meanwhile. */
+async function deliverySucceededIn(trx: Transaction<Database>, delivery: ClaimedDelivery, worker: string, now: number): Promise<void> {
+  const id = delivery.subscription.id;
+  const done = await trx
+    .deleteFrom('websub_deliveries')
+    .where('subscription_id', '=', id)
+    .where('claimed_by', '=', worker)
+    .where('generation', '=', delivery.generation)
+    .executeTakeFirst();
+  if (Number(done.numDeletedRows) === 0) {
+    // Newer content was enqueued while this one was in flight: send again, now.
+    await trx
+      .updateTable('websub_deliveries')
+      .set({ claimed_by: null, claim_expires_at: null, attempts: 0, due_at: iso(now) })
+      .where('subscription_id', '=', id)
+      .where('claimed_by', '=', worker)
+      .execute();
+  }
+  await trx.updateTable('websub_subscriptions').set({ failures: 0 }).where('id', '=', id).where('failures', '<>', 0).execute();
+}
+
+/**
  * The hub's port over Kysely, one implementation for SQLite and PostgreSQL. A claim is a conditional
  * UPDATE: the row changes hands only if it is still free when the statement runs, which both databases
  * decide atomically, so one worker wins. Every transaction starts with a write, so a SQLite writer takes
@@ -48,20 +116,29 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
   const pg = dialect === 'postgres';
 
   return {
-    async addIntent(intent) {
+    addIntent(intent) {
+      return this.addIntents([intent]);
+    },
+
+    async addIntents(intents) {
+      if (intents.length === 0) return;
       await db
         .insertInto('websub_intents')
-        .values({
-          id: intent.id,
-          mode: intent.mode,
-          topic: intent.topic,
-          requested_topic: intent.requestedTopic,
-          callback: intent.callback,
-          secret: intent.secret,
-          lease_seconds: intent.leaseSeconds,
-          created_at: iso(intent.createdAt),
-          due_at: iso(intent.dueAt),
-        })
+        .values(
+          intents.map((intent) => ({
+            id: intent.id,
+            mode: intent.mode,
+            topic: intent.topic,
+            requested_topic: intent.requestedTopic,
+            callback: intent.callback,
+            secret: intent.secret,
+            lease_seconds: intent.leaseSeconds,
+            created_at: iso(intent.createdAt),
+            due_at: iso(intent.dueAt),
+            claimed_by: intent.claim?.worker ?? null,
+            claim_expires_at: intent.claim ? iso(intent.claim.until) : null,
+          })),
+        )
         .execute();
     },
 
@@ -97,47 +174,15 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
       return rows.map(toIntent);
     },
 
-    async completeIntent(intent, { verified, worker, now }) {
+    async completeIntent(intent, outcome) {
+      return db.transaction().execute((trx) => completeIntentIn(trx, intent, outcome));
+    },
+
+    async completeIntents(items) {
       return db.transaction().execute(async (trx) => {
-        const gone = await trx.deleteFrom('websub_intents').where('id', '=', intent.id).where('claimed_by', '=', worker).executeTakeFirst();
-        if (Number(gone.numDeletedRows) === 0) return false;
-        if (!verified) return true;
-        if (intent.mode === 'unsubscribe') {
-          const old = trx
-            .selectFrom('websub_subscriptions')
-            .select('id')
-            .where('topic', '=', intent.topic)
-            .where('callback', '=', intent.callback);
-          await trx.deleteFrom('websub_deliveries').where('subscription_id', 'in', old).execute();
-          await trx.deleteFrom('websub_subscriptions').where('topic', '=', intent.topic).where('callback', '=', intent.callback).execute();
-          return true;
-        }
-        // WebSub §5.3: the lease runs from the verification request, which is `now` here.
-        const row = {
-          id: randomUUID(),
-          topic: intent.topic,
-          callback: intent.callback,
-          secret: intent.secret,
-          lease_seconds: intent.leaseSeconds,
-          expires_at: iso(now + intent.leaseSeconds * 1000),
-          failures: 0,
-          created_at: iso(now),
-          updated_at: iso(now),
-        };
-        await trx
-          .insertInto('websub_subscriptions')
-          .values(row)
-          .onConflict((oc) =>
-            oc.columns(['topic', 'callback']).doUpdateSet({
-              secret: row.secret,
-              lease_seconds: row.lease_seconds,
-              expires_at: row.expires_at,
-              failures: 0,
-              updated_at: row.updated_at,
-            }),
-          )
-          .execute();
-        return true;
+        const results: boolean[] = [];
+        for (const { intent, outcome } of items) results.push(await completeIntentIn(trx, intent, outcome));
+        return results;
       });
     },
 
@@ -238,24 +283,13 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
     },
 
     async deliverySucceeded(delivery, worker, now) {
-      const id = delivery.subscription.id;
-      await db.transaction().execute(async (trx) => {
-        const done = await trx
-          .deleteFrom('websub_deliveries')
-          .where('subscription_id', '=', id)
-          .where('claimed_by', '=', worker)
-          .where('generation', '=', delivery.generation)
-          .executeTakeFirst();
-        if (Number(done.numDeletedRows) === 0) {
-          // Newer content was enqueued while this one was in flight: send again, now.
-          await trx
-            .updateTable('websub_deliveries')
-            .set({ claimed_by: null, claim_expires_at: null, attempts: 0, due_at: iso(now) })
-            .where('subscription_id', '=', id)
-            .where('claimed_by', '=', worker)
-            .execute();
-        }
-        await trx.updateTable('websub_subscriptions').set({ failures: 0 }).where('id', '=', id).where('failures', '<>', 0).execute();
+      await db.transaction().execute((trx) => deliverySucceededIn(trx, delivery, worker, now));
+    },
+
+    async deliveriesSucceeded(items) {
+      return db.transaction().execute(async (trx) => {
+        for (const { delivery, worker, now } of items) await deliverySucceededIn(trx, delivery, worker, now);
+        return items.map(() => undefined);
       });
     },
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Intent } from '../domain/websub-ports.js';
 import { rejectOtherMethods } from '../http/routes/methods.js';
 import { parseHubRequest, type HubRequest, type HubRequestSchema } from './hub-request.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -11,10 +12,10 @@ const UNSUPPORTED = Symbol('unsupported media type');
 export interface HubRouteDeps {
   schema: HubRequestSchema;
   limiter: RateLimiter;
-  /** Stores the request durably; resolves to its intent id. */
-  accept(request: HubRequest): Promise<string>;
+  /** Stores the request durably; resolves to the stored intent. */
+  accept(request: HubRequest): Promise<Intent>;
   /** Called once the 202 has been sent (never before: contract §6). */
-  accepted(intentId: string): void;
+  accepted(intent: Intent): void;
 }
 
 function plain(reply: FastifyReply, status: number, text: string): FastifyReply {
@@ -26,7 +27,7 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
  * reasons in plain text (§5.1.3: hubs SHOULD describe the error as plain text) and nothing stored.
  */
 export function hubRoutePlugin(deps: HubRouteDeps) {
-  const pending = new WeakMap<FastifyRequest, string>();
+  const pending = new WeakMap<FastifyRequest, Intent>();
   return async (app: FastifyInstance): Promise<void> => {
     await app.register(async (scope) => {
       scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
@@ -45,8 +46,8 @@ export function hubRoutePlugin(deps: HubRouteDeps) {
           plain(reply, 429, `Too many subscription requests from ${request.ip}; retry after ${decision.retryAfterSeconds} s.`);
         },
         onResponse: (request, _reply, done) => {
-          const id = pending.get(request);
-          if (id) deps.accepted(id);
+          const intent = pending.get(request);
+          if (intent) deps.accepted(intent);
           done();
         },
         handler: async (request, reply) => {

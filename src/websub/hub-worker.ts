@@ -3,10 +3,16 @@ import type { CallbackClient } from './callback-client.js';
 import type { Clock, HubLogger, Scheduler } from './clock.js';
 import { classifyDelivery, notificationHeaders, retryDelayMs } from './delivery.js';
 import type { TopicContentSource } from './topic-content.js';
+import { createGroupCommit } from './group-commit.js';
 import { denialUrl, isConfirmed, newChallenge, verificationUrl } from './verification.js';
 
 /** Contract §6: after 3 consecutive failed attempts the subscription is removed. */
 export const MAX_FAILURES = 3;
+
+/** A claim outlives the request's own timeout, so a live worker never loses an item it is sending. */
+export function claimLeaseMs(timeoutMs: number): number {
+  return timeoutMs + 5000;
+}
 
 export interface HubWorkerOptions {
   store: WebSubStore;
@@ -31,8 +37,8 @@ export interface HubWorker {
   start(): void;
   /** Look for work now (a new snapshot, a new intent). */
   wake(): void;
-  /** Verify this intent now, from this process (called once its 202 has been sent). */
-  verifyNow(intentId: string): void;
+  /** Verifies an intent this worker claimed when storing it, as soon as a slot is free (after its 202). */
+  verifyClaimed(intent: Intent): void;
   /** Runs until nothing is due or in flight (tests, with an injected clock). */
   drain(): Promise<void>;
   /** Stops claiming; in-flight work finishes or is released; this worker's claims are released. */
@@ -46,8 +52,13 @@ export interface HubWorker {
  */
 export function createHubWorker(o: HubWorkerOptions): HubWorker {
   const pollMs = o.pollMs ?? 1000;
-  // A claim outlives the request's own timeout, so a live worker never loses an item it is sending.
-  const claimMs = o.timeoutMs + 5000;
+  const claimMs = claimLeaseMs(o.timeoutMs);
+  // Claims are taken in batches (a quarter of the slots) and outcomes written by group commit: a fan-out
+  // to 1,000 subscribers costs tens of transactions, not thousands (each one an fsync on SQLite).
+  const claimBatch = Math.max(1, Math.floor(o.concurrency / 4));
+  const completions = createGroupCommit((items: Parameters<WebSubStore['completeIntents']>[0]) => o.store.completeIntents(items));
+  const successes = createGroupCommit((items: Parameters<WebSubStore['deliveriesSucceeded']>[0]) => o.store.deliveriesSucceeded(items));
+  const claimedIntents: Intent[] = [];
   const jobs = new Set<Promise<void>>();
   const shutdown = new AbortController();
   let stopping = false;
@@ -74,7 +85,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     const response = await o.client.get(verificationUrl(intent, challenge), shutdown.signal);
     if (!response.ok && shutdown.signal.aborted) return o.store.releaseIntent(intent.id, o.workerId);
     const verified = isConfirmed(response, challenge);
-    await o.store.completeIntent(intent, { verified, worker: o.workerId, now: at });
+    await completions.add({ intent, outcome: { verified, worker: o.workerId, now: at } });
     const detail = response.ok ? { status: response.status } : { error: response.error };
     o.logger.info(
       { mode: intent.mode, topic: intent.topic, callback: intent.callback, verified, ...detail },
@@ -99,7 +110,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     const outcome = classifyDelivery(response);
     const detail = { topic: sub.topic, callback: sub.callback, ...(response.ok ? { status: response.status } : { error: response.error }) };
     if (outcome === 'delivered') {
-      await o.store.deliverySucceeded(d, o.workerId, o.clock.now());
+      await successes.add({ delivery: d, worker: o.workerId, now: o.clock.now() });
       o.logger.debug(detail, 'websub: delivered');
     } else if (outcome === 'gone') {
       await o.store.removeSubscription(sub.id);
@@ -134,6 +145,10 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         nextSweep = o.clock.now() + 60_000;
         await o.store.removeExpired(o.clock.now());
       }
+      while (claimedIntents.length > 0 && jobs.size < o.concurrency) {
+        const intent = claimedIntents.shift() as Intent;
+        launch(() => verify(intent));
+      }
       let free = o.concurrency - jobs.size;
       if (free > 0) {
         const intents = await o.store.claimDueIntents(claim(free));
@@ -141,7 +156,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         if (intents.length === free) again = true;
       }
       free = o.concurrency - jobs.size;
-      if (free > 0 && !stopping) {
+      if (free >= (jobs.size === 0 ? 1 : claimBatch) && !stopping) {
         const deliveries = await o.store.claimDueDeliveries(claim(free));
         const stored = new Map<string, TopicRecord | null>();
         for (const topic of new Set(deliveries.map((d) => d.subscription.topic))) stored.set(topic, await o.store.topic(topic));
@@ -179,12 +194,10 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     wake() {
       if (!stopping) void pump();
     },
-    verifyNow(id) {
-      if (stopping || jobs.size >= o.concurrency) return; // the poll picks it up when it is due
-      launch(async () => {
-        const intent = await o.store.claimIntent(id, claim(1));
-        if (intent) await verify(intent);
-      });
+    verifyClaimed(intent) {
+      if (stopping) return; // stop() releases this worker's claims: another replica or a restart takes it
+      claimedIntents.push(intent);
+      void pump();
     },
     async drain() {
       for (;;) {

@@ -3,13 +3,14 @@ import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { WebSubStore } from '../domain/websub-ports.js';
+import type { Intent, NewIntent, WebSubStore } from '../domain/websub-ports.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { createCallbackClient, type CallbackClient } from './callback-client.js';
 import { systemClock, systemScheduler, type Clock, type HubLogger, type Scheduler } from './clock.js';
 import { createHubRequestSchema, type HubRequest } from './hub-request.js';
 import { hubRoutePlugin } from './hub-route.js';
-import { createHubWorker, type HubWorker } from './hub-worker.js';
+import { createGroupCommit } from './group-commit.js';
+import { claimLeaseMs, createHubWorker, type HubWorker } from './hub-worker.js';
 import { grantLease } from './lease.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createTopicContentSource } from './topic-content.js';
@@ -49,13 +50,6 @@ export interface WebSubHub {
   close(): Promise<void>;
 }
 
-/**
- * How long a new intent waits before any replica's poll may take it. The replica that answered 202
- * verifies at once after sending it; this delay only keeps other replicas from verifying before the
- * 202 is out (contract §6), and picks the intent up if that replica died.
- */
-const INTENT_HANDOFF_MS = 2000;
-
 /** The WebSub hub (contract §6): the route, the worker and the callback client, wired together. */
 export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
   const { config } = deps;
@@ -69,6 +63,7 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
       caFile: config.WEBSUB_CA_FILE,
     });
   const content = createTopicContentSource({ store: deps.store, topics, snapshots: deps.snapshots, clock });
+  const workerId = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const worker = createHubWorker({
     store: deps.store,
     client,
@@ -77,7 +72,7 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
     clock,
     scheduler: deps.scheduler ?? systemScheduler,
     logger: deps.logger,
-    workerId: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    workerId,
     concurrency: config.WEBSUB_CONCURRENCY,
     timeoutMs: config.WEBSUB_TIMEOUT_MS,
     retryDelaysSeconds: config.WEBSUB_RETRY_DELAYS,
@@ -85,11 +80,21 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
   });
   const lease = { min: config.WEBSUB_LEASE_MIN, max: config.WEBSUB_LEASE_MAX, default: config.WEBSUB_LEASE_DEFAULT };
 
-  async function accept(request: HubRequest): Promise<string> {
-    const id = randomUUID();
+  // Concurrent hub requests share one transaction (one fsync): see group-commit.ts.
+  const intentWrites = createGroupCommit(async (intents: NewIntent[]) => {
+    await deps.store.addIntents(intents);
+    return intents.map(() => undefined);
+  });
+
+  /**
+   * Stores the request durably before the 202, already claimed by this process, which verifies it once
+   * the 202 is sent. The claim also keeps other replicas from verifying before that (contract §6); if
+   * this process dies, the claim lapses and another replica, or the restart, verifies it.
+   */
+  async function accept(request: HubRequest): Promise<Intent> {
     const now = clock.now();
-    await deps.store.addIntent({
-      id,
+    const intent: NewIntent = {
+      id: randomUUID(),
       mode: request.mode,
       topic: request.topic.url,
       requestedTopic: request.requestedTopic,
@@ -97,9 +102,11 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
       secret: request.secret,
       leaseSeconds: grantLease(request.requestedLease, lease),
       createdAt: now,
-      dueAt: now + INTENT_HANDOFF_MS,
-    });
-    return id;
+      dueAt: now,
+      claim: { worker: workerId, until: now + claimLeaseMs(config.WEBSUB_TIMEOUT_MS) },
+    };
+    await intentWrites.add(intent);
+    return intent;
   }
 
   deps.snapshots.onChange(() => worker.wake());
@@ -109,7 +116,7 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
       schema: createHubRequestSchema(topics),
       limiter: createRateLimiter({ perMinute: config.WEBSUB_RATE_LIMIT, clock }),
       accept,
-      accepted: (id) => worker.verifyNow(id),
+      accepted: (intent) => worker.verifyClaimed(intent),
     }),
     start: () => worker.start(),
     worker,
