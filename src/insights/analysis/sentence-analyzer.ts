@@ -27,7 +27,8 @@ interface Opinion {
 
 const POLAR_CUE_WEIGHT = 2;
 const NEGATION_WINDOW = 3;
-const THRESHOLD = 0.3;
+/** Default neutral band: below this much evidence an opinion is too faint to call. */
+export const DEFAULT_NEUTRAL_BAND = 0.3;
 /** Negating praise is weaker than the opposite complaint ("not great" is not "terrible"). */
 const NEGATED_SCALE = -0.8;
 /** Negation does not apply through these ("not only", "nothing but praise"). */
@@ -62,12 +63,13 @@ function clauseOf(clauses: readonly Clause[], token: number): Clause {
   return clauses[clauses.length - 1] ?? { start: token, end: token + 1, weight: 1, segment: 0 };
 }
 
-function toPolarity(score: number): Polarity {
-  return score > THRESHOLD ? 'positive' : score < -THRESHOLD ? 'negative' : 'neutral';
+function toPolarity(score: number, band: number): Polarity {
+  return score > band ? 'positive' : score < -band ? 'negative' : 'neutral';
 }
 
 /** Aspect opinions of one sentence, tokens [from, to). */
 export function analyzeSentence(tokens: readonly Token[], from: number, to: number, compiled: CompiledTaxonomy): SentenceOpinions {
+  const band = compiled.taxonomy.neutral_band ?? DEFAULT_NEUTRAL_BAND;
   const clauses = splitClauses(tokens, from, to);
   const matches = compiled.matcher.match(tokens, from, to);
   const aspectMatches: Array<CueMatch<AspectCue>> = [];
@@ -135,7 +137,7 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
       if (o.aspect === aspect) score += o.value * clause.weight;
       else if (ownClauses.has(clause)) score += (o.aspect ? 0.5 : 1) * o.value * clause.weight;
     }
-    if (Math.abs(score) <= THRESHOLD) {
+    if (Math.abs(score) <= band) {
       // No opinion in its own clauses: borrow from the rest of its contrast segment(s).
       const segments = new Set([...ownClauses].map((c) => c.segment));
       for (const o of opinions) {
@@ -145,13 +147,13 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
     }
     const onlyNeutral =
       list.every((m) => m.payload.kind === 'neutral' || m.payload.kind === 'cue') && list.some((m) => m.payload.kind === 'neutral');
-    let polarity = toPolarity(score);
+    let polarity = toPolarity(score, band);
     if (onlyNeutral && Math.abs(score) < 2) polarity = 'neutral';
-    else if (polarity === 'neutral' && !onlyNeutral && compiled.taxonomy.default_polarity === 'positive' && Math.abs(score) <= THRESHOLD)
+    else if (polarity === 'neutral' && !onlyNeutral && compiled.taxonomy.default_polarity === 'positive' && Math.abs(score) <= band)
       polarity = 'positive';
     aspects.push({ aspect, polarity, score });
   }
   const fallback = compiled.taxonomy.fallback_aspect;
-  if (aspects.length === 0 && fallback) aspects.push({ aspect: fallback, polarity: toPolarity(sentenceScore), score: sentenceScore });
+  if (aspects.length === 0 && fallback) aspects.push({ aspect: fallback, polarity: toPolarity(sentenceScore, band), score: sentenceScore });
   return { aspects, score: sentenceScore };
 }
