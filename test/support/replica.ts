@@ -126,10 +126,14 @@ async function newestMtime(dir: string): Promise<number> {
 /** Builds dist/ (`npm run build`) when it is missing or older than src/; tests spawn the built CLI. */
 export async function ensureBuilt(timeoutMs = 180_000): Promise<void> {
   if (process.env.REVIEW_DATA_CLI) return;
-  const built = await fs.stat(CLI).then(
-    (s) => s.mtimeMs,
-    () => 0,
-  );
+  // Incremental builds rewrite only changed outputs; the build info is written on every build.
+  const mtime = (f: string) =>
+    fs.stat(f).then(
+      (st) => st.mtimeMs,
+      () => 0,
+    );
+  const cliTime = await mtime(CLI);
+  const built = cliTime === 0 ? 0 : Math.max(cliTime, await mtime(path.join(PACKAGE_ROOT, 'dist', '.tsbuildinfo')));
   if (built > (await newestMtime(path.join(PACKAGE_ROOT, 'src')))) return;
   const tsc = path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
