@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { registerErrorHandlers } from './problem.js';
+import { registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerReviewRoutes } from './routes/reviews.js';
@@ -39,6 +39,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // A request line or body this large is an attack or a mistake, never a query.
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });

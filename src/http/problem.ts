@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, IssueSchema, type ErrorCode, type Issue } from '../domain/errors.js';
 
@@ -67,4 +67,16 @@ export function registerErrorHandlers(app: FastifyInstance): void {
       ),
     ),
   );
+}
+
+/**
+ * Errors the router raises before any hook or error handler runs (a malformed percent-encoding, a
+ * path parameter over maxParamLength): Fastify's `frameworkErrors` option. Same problem shape, plus
+ * the CORS header the skipped hooks would have added (contract §4).
+ */
+export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('Access-Control-Allow-Origin', '*');
+  // No review id or date is that long (ids are at most 200 characters): there is nothing at this URL.
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(reply, problemFor('not_found', 'No resource at this URL.'));
+  return sendProblem(reply, problemFor('invalid_request', 'The URL is not valid: a percent-encoded sequence is malformed.'));
 }
