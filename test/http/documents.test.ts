@@ -287,16 +287,31 @@ describe('every endpoint', () => {
     }
   });
 
-  it.each(['/nope', '/reviews.json/', '/api/reviews', '/api/reviews/since', '/feed.json', '/REVIEWS.JSON'])(
-    '%s is a 404 problem',
-    async (url) => {
-      const a = await request(app, url);
-      expect(a.status).toBe(404);
-      expect(header(a, 'content-type')).toBe('application/json; charset=utf-8');
-      expect(header(a, 'access-control-allow-origin')).toBe('*');
-      expect(json(a)).toMatchObject({ status: 404, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
-    },
-  );
+  it.each([
+    '/nope',
+    '/reviews.json/',
+    '/api/reviews',
+    '/api/reviews/since',
+    '/feed.json',
+    '/REVIEWS.JSON',
+    `/api/reviews/${'a'.repeat(600)}`,
+  ])('%s is a 404 problem', async (url) => {
+    const a = await request(app, url);
+    expect(a.status).toBe(404);
+    expect(header(a, 'content-type')).toBe('application/json; charset=utf-8');
+    expect(header(a, 'access-control-allow-origin')).toBe('*');
+    expect(json(a)).toMatchObject({ status: 404, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  });
+});
+
+describe('malformed URLs', () => {
+  it.each(['/api/reviews/%E0%A4%A', '/api/reviews/since/%ZZ', '/api/reviews/%'])('%s is a 400 problem with CORS', async (url) => {
+    const a = await request(app, url);
+    expect(a.status).toBe(400);
+    expect(header(a, 'content-type')).toBe('application/json; charset=utf-8');
+    expect(header(a, 'access-control-allow-origin')).toBe('*');
+    expect(json(a)).toMatchObject({ status: 400, type: expect.any(String), title: expect.any(String), detail: expect.any(String) });
+  });
 });
 
 describe('WebSub topics', () => {

@@ -88,6 +88,7 @@ function samples(etags: Map<string, string>): Sample[] {
     { template: '/api/reviews/since/{date}', url: '/api/reviews/since/2025-02-30', status: 400 },
     { template: '/api/reviews/since/{date}', url: '/api/reviews/since/yesterday', status: 400 },
     { template: '/api/reviews/{id}', url: '/api/reviews/no-such-review', status: 404 },
+    { template: '/api/reviews/{id}', url: `/api/reviews/${'x'.repeat(600)}`, status: 404 },
   ];
   for (const [template, url] of [
     ...DOCUMENT_PATHS.map((p) => [p, p]),
