@@ -37,6 +37,7 @@ const NOT_NEGATING_NEXT = new Set(['only', 'just', 'but', 'doubt', 'wonder', 'ma
 /** Negating subjects and adverbs reach over the whole verb phrase ("nobody from the office bothered to call"). */
 const WIDE_NEGATORS = new Set(['nobody', 'never', 'one', 'none', 'nothing']);
 const WIDE_WINDOW = 6;
+const COMPARATIVES = new Set(['so', 'such', 'more', 'better', 'worse', 'too', 'less', 'happier', 'nicer', 'tastier', 'fresher']);
 
 function isNegated(tokens: readonly Token[], at: number, clause: Clause): boolean {
   for (let j = at - 1; j >= Math.max(clause.start, at - WIDE_WINDOW); j--) {
@@ -44,7 +45,12 @@ function isNegated(tokens: readonly Token[], at: number, clause: Clause): boolea
     if (!t) continue;
     const wide = WIDE_NEGATORS.has(t.norm) && (t.norm !== 'one' || tokens[j - 1]?.norm === 'no');
     if (!wide && at - j > NEGATION_WINDOW) continue;
-    if ((NEGATORS.has(t.norm) || wide) && !NOT_NEGATING_NEXT.has(tokens[j + 1]?.norm ?? '')) return true;
+    if ((NEGATORS.has(t.norm) || wide) && !NOT_NEGATING_NEXT.has(tokens[j + 1]?.norm ?? '')) {
+      // A negated comparison is a superlative, not a reversal: "never been treated so rudely",
+      // "couldn't imagine better", "not too crazy about".
+      for (let k = j + 1; k <= at; k++) if (COMPARATIVES.has(tokens[k]?.norm ?? '')) return false;
+      return true;
+    }
   }
   return false;
 }

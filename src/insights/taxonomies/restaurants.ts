@@ -556,6 +556,8 @@ export const restaurantsTaxonomy: TaxonomyInput = {
   ],
   sentiment: {
     positive: [
+      'open late',
+      'hooked',
       'melt in your mouth',
       'to die for',
       'hit the spot',
@@ -571,6 +573,7 @@ export const restaurantsTaxonomy: TaxonomyInput = {
       'coming back',
     ],
     negative: [
+      'skip',
       'never again',
       'sent it back',
       'sent back',
