@@ -4,6 +4,7 @@ import { comparatorFor } from '../domain/review-order.js';
 import type { Review } from '../domain/review.js';
 import { FILTER_KEYS, SEARCH_LIMIT_DEFAULT, SORTS, type SearchParams, type Sort } from '../domain/search-params.js';
 import type { Business } from '../domain/business.js';
+import { createTextIndex } from './text-index.js';
 
 export interface SearchPage {
   /** Positions into the newest-first review array, in the requested order. */
@@ -48,6 +49,17 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
     haystack[pos] = lower(r.text);
   });
   const titles = reviews.map((r) => (r.title === null ? null : lower(r.title)));
+  const text = createTextIndex(haystack, titles);
+  // Per-position filter data in typed arrays: a check is an array read, not a walk of the review.
+  const ratingAt = Uint8Array.from(reviews, (r) => r.rating);
+  const toMark = (list: readonly number[]) => {
+    const mark = new Uint8Array(n);
+    for (const pos of list) mark[pos] = 1;
+    return mark;
+  };
+  const technicianMarks = new Map([...byTechnician].map(([id, list]) => [id, toMark(list)]));
+  const serviceMarks = new Map([...byService].map(([id, list]) => [id, toMark(list)]));
+  const NOTHING = new Uint8Array(n);
 
   // A technician is named by id, name or alias, case-insensitively (contract §4).
   const technicianKeys = new Map<string, string[]>();
@@ -98,6 +110,18 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
     return [...new Set(lists.flat())].sort((a, b) => a - b);
   }
 
+  /** First index of an ascending list whose value is at least `value`. */
+  function lowerBound(list: ArrayLike<number>, value: number): number {
+    let a = 0;
+    let b = list.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (list[mid]! < value) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  }
+
   return {
     search(params) {
       const sort = params.sort ?? 'newest';
@@ -119,33 +143,49 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
       }
 
       const [lo, hi] = dateRange(params.since, params.until);
-      // The driver is the smallest posting list among the indexed filters; other filters are checks.
-      const candidates: number[][] = [];
-      if (params.rating !== undefined) candidates.push(byRating[params.rating]!);
+      // The driver is the smallest posting list among the indexed filters; every other filter is a
+      // check of a per-position array, never a set built per request.
+      const candidates: { list: ArrayLike<number>; mark: Uint8Array | null }[] = [];
+      const rating = params.rating;
+      if (rating !== undefined) candidates.push({ list: byRating[rating]!, mark: null });
       if (params.mentions_technician !== undefined) {
         const ids = technicianKeys.get(lower(params.mentions_technician)) ?? [];
-        candidates.push(union(ids.map((id) => byTechnician.get(id) ?? [])));
+        const list = union(ids.map((id) => byTechnician.get(id) ?? []));
+        const mark = ids.length <= 1 ? (technicianMarks.get(ids[0] ?? '') ?? NOTHING) : toMark(list);
+        candidates.push({ list, mark });
       }
-      if (params.mentions_service !== undefined) candidates.push(byService.get(params.mentions_service) ?? []);
-      candidates.sort((a, b) => a.length - b.length);
-      const driver = candidates[0];
-      const checks = candidates.slice(1).map((list) => new Set(list));
-
-      const q = params.query === undefined ? undefined : lower(params.query);
-      const minRating = params.min_rating;
-      const matches = (pos: number): boolean => {
-        const r = reviews[pos]!;
-        if (minRating !== undefined && r.rating < minRating) return false;
-        for (const c of checks) if (!c.has(pos)) return false;
-        if (q !== undefined && !haystack[pos]!.includes(q) && !(titles[pos]?.includes(q) ?? false)) return false;
+      if (params.mentions_service !== undefined) {
+        const list = byService.get(params.mentions_service) ?? [];
+        candidates.push({ list, mark: serviceMarks.get(params.mentions_service) ?? NOTHING });
+      }
+      if (params.query !== undefined) {
+        const { positions, mark } = text.matches(lower(params.query));
+        candidates.push({ list: positions, mark });
+      }
+      let driver: (typeof candidates)[number] | undefined;
+      for (const c of candidates) if (!driver || c.list.length < driver.list.length) driver = c;
+      // The driver's own filter needs no check.
+      const marks = candidates.filter((c) => c !== driver && c.mark !== null).map((c) => c.mark!);
+      const exactRating = driver?.mark === null ? undefined : rating;
+      const minRating = params.min_rating ?? 0;
+      const keep = (pos: number): boolean => {
+        const r = ratingAt[pos]!;
+        if (r < minRating || (exactRating !== undefined && r !== exactRating)) return false;
+        for (const m of marks) if (m[pos] === 0) return false;
         return true;
       };
 
       let hits: number[] = [];
       if (driver) {
-        for (const pos of driver) if (pos >= lo && pos < hi && matches(pos)) hits.push(pos);
+        // Posting lists ascend, like dates descend: only the part within [lo, hi) is read.
+        const list = driver.list;
+        for (let i = lowerBound(list, lo); i < list.length; i++) {
+          const pos = list[i]!;
+          if (pos >= hi) break;
+          if (keep(pos)) hits.push(pos);
+        }
       } else {
-        for (let pos = lo; pos < hi; pos++) if (matches(pos)) hits.push(pos);
+        for (let pos = lo; pos < hi; pos++) if (keep(pos)) hits.push(pos);
       }
       if (sort !== 'newest') {
         const rank = ranks.get(sort)!;
