@@ -1,20 +1,47 @@
 #!/usr/bin/env node
 import { ConfigError } from '../config.js';
-import { evalAbsaCommand } from './commands/eval-absa.js';
-import { exportCommand } from './commands/export.js';
-import { importCommand } from './commands/import.js';
-import { serveCommand } from './commands/serve.js';
-import { subscriptionsCommand } from './commands/subscriptions.js';
 import { UsageError, type CliCommand, type CliIo } from './command.js';
 
-const COMMANDS: CliCommand[] = [serveCommand, importCommand, exportCommand, evalAbsaCommand, subscriptionsCommand];
+interface CommandEntry {
+  name: string;
+  load(): Promise<CliCommand>;
+}
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+/**
+ * Each command's module loads only when it runs: `import` and `export` would otherwise pay a second
+ * of start-up for the server, the NLP model and the MCP SDK they never use.
+ */
+const COMMANDS: CommandEntry[] = [
+  {
+    name: 'serve',
+    load: async () => (await import('./commands/serve.js')).serveCommand,
+  },
+  {
+    name: 'import',
+    load: async () => (await import('./commands/import.js')).importCommand,
+  },
+  {
+    name: 'export',
+    load: async () => (await import('./commands/export.js')).exportCommand,
+  },
+  {
+    name: 'subscriptions',
+    load: async () => (await import('./commands/subscriptions.js')).subscriptionsCommand,
+  },
+  {
+    name: 'eval-absa',
+    load: async () => (await import('./commands/eval-absa.js')).evalAbsaCommand,
+  },
+];
+
+/** The command list with each summary; loads every command, which only help needs. */
+async function help(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map((c) => c.load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'usage: review-data <command> [options]',
     '',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     "Run 'review-data <command> --help' for a command's options.",
   ].join('\n');
@@ -23,14 +50,15 @@ function help(): string {
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(help() + '\n');
+    io.stdout.write((await help()) + '\n');
     return name ? 0 : 2;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    io.stderr.write(`review-data: unknown command '${name}'\n\n${help()}\n`);
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    io.stderr.write(`review-data: unknown command '${name}'\n\n${await help()}\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(`usage: ${command.usage}\n`);
     return 0;

@@ -45,11 +45,30 @@ describe('readRecords', () => {
       },
     });
     expect(out.records[1]?.value).toMatchObject({ rating: 'x', text: 'two\nlines', verified: false });
-    expect(out.records[1]?.line).toBe(4);
+    // The record starts on line 3, where its quoted cell opens.
+    expect(out.records[1]?.line).toBe(3);
   });
   it('chooses the format by extension or flag', () => {
     expect(formatOf('a/b.JSONL')).toBe('jsonl');
     expect(formatOf('x.txt', 'csv')).toBe('csv');
     expect(() => formatOf('x.txt')).toThrow(/--format/);
+  });
+});
+
+describe('CSV line numbers', () => {
+  const lines = (csv: string) => readRecords(csv, 'csv').records.map((r) => [(r.value as { id: string }).id, r.line]);
+  it('names each record by the line it starts on, across quoted newlines and blank lines (CRLF)', () => {
+    expect(lines('id,text\r\na,"one\r\ntwo"\r\n\r\nb,x\r\nc,"p\r\nq\r\nr"\r\nd,y')).toEqual([
+      ['a', 2],
+      ['b', 5],
+      ['c', 6],
+      ['d', 9],
+    ]);
+  });
+  it('does the same for LF files with a trailing newline', () => {
+    expect(lines('id,text\n\na,"one\ntwo"\nb,x\n')).toEqual([
+      ['a', 3],
+      ['b', 5],
+    ]);
   });
 });

@@ -89,24 +89,45 @@ function csvValue(column: string, cell: string): unknown {
   return cell;
 }
 
+/** 1-based line of each character offset; CRLF, LF and a lone CR each end a line. */
+function lineIndex(text: string): (offset: number) => number {
+  const starts = [0];
+  for (const m of text.matchAll(/\r\n|\n|\r/g)) starts.push(m.index + m[0].length);
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
 /** CSV with a header row; nested fields as dotted columns (`author.name`); an empty cell is absent. */
 function readCsv(text: string): RawFile {
-  let rows: { record: Record<string, string>; info: { lines: number } }[];
+  let rows: { record: Record<string, string>; raw: string }[];
   try {
-    rows = parseCsv(text, { columns: true, bom: true, info: true, skip_empty_lines: true, relax_column_count: false }) as typeof rows;
+    rows = parseCsv(text, { columns: true, bom: true, raw: true, skip_empty_lines: true, relax_column_count: false }) as typeof rows;
   } catch (e) {
     const err = e as Error & { lines?: number };
     return { records: [], problems: [{ record: 0, ...(err.lines ? { line: err.lines } : {}), message: `not valid CSV: ${err.message}` }] };
   }
+  // A record is named by the line it starts on (contract §3), also when a quoted cell spans lines:
+  // the raw records are consecutive and end the file, so their offsets follow from their lengths.
+  const lineAt = lineIndex(text);
+  let offset = text.length - rows.reduce((n, r) => n + r.raw.length, 0);
   return {
-    records: rows.map(({ record, info }, i) => {
+    records: rows.map(({ record, raw }, i) => {
+      const start = offset + (/^[\r\n]*/.exec(raw)?.[0].length ?? 0);
+      offset += raw.length;
       const value: Record<string, unknown> = {};
       for (const [column, cell] of Object.entries(record)) {
         if (cell === '') continue;
         setPath(value, column.split('.'), csvValue(column, cell));
       }
-      // csv-parse counts the line a record ends on; a record with quoted newlines starts earlier.
-      return { record: i + 1, line: info.lines, value };
+      return { record: i + 1, line: lineAt(start), value };
     }),
     problems: [],
   };
