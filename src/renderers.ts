@@ -5,7 +5,9 @@ import { feedReviews } from './feeds/feed-content.js';
 import { JsonFeedSchema } from './feeds/json-feed-schema.js';
 import { JSON_FEED_MEDIA_TYPE, renderJsonFeed } from './feeds/json-feed.js';
 import type { DocumentSchemas } from './http/routes/datasets.js';
-import { InsightsDocumentSchema, parseTaxonomy, type Taxonomy } from './insights/index.js';
+// Not the insights barrel: it loads the NLP engine, which only the insights worker runs.
+import { InsightsDocumentSchema } from './insights/schema.js';
+import { parseTaxonomy, type Taxonomy } from './insights/taxonomy.js';
 import { createInsightsRenderer } from './snapshot/insights-renderer.js';
 import type { PublishedView } from './snapshot/published-view.js';
 import type { DocumentRenderer } from './snapshot/snapshot.js';

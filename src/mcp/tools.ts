@@ -4,7 +4,7 @@ import { DateSchema } from '../domain/dates.js';
 import { ERROR_CODES, toIssues, type ErrorCode, type Issue } from '../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../domain/results.js';
 import { parseSearchArguments, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
-import { InsightsSectionNameSchema } from '../insights/index.js';
+import { InsightsSectionNameSchema } from '../insights/schema.js';
 import { findReview, searchReviews, sinceEnd } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { createInsightsEngine, type Taxonomy } from '../insights/index.js';
+import type { InsightsEngine } from '../insights/engine.js';
+import type { Taxonomy } from '../insights/taxonomy.js';
 import type { InsightsReply, InsightsRequest } from './insights-protocol.js';
 import type { PublishedView } from './published-view.js';
 import { JSON_MEDIA_TYPE, type DocumentRenderer, type RenderOutput } from './snapshot.js';
@@ -39,11 +40,16 @@ function startWorker(taxonomies: Taxonomy[]): Worker {
 export function createInsightsRenderer(options: InsightsRendererOptions): InsightsRenderer {
   const name = 'insights.json';
   if (!options.worker) {
-    const engine = createInsightsEngine({ taxonomies: options.taxonomies });
+    // The engine (and its NLP libraries, most of a second to load) is imported on first use: the
+    // server renders in the worker and never needs it on the main thread.
+    let engine: Promise<InsightsEngine> | null = null;
     return {
       name,
       contentType: JSON_MEDIA_TYPE,
-      renderAsync: (view) => Promise.resolve().then(() => output(view, JSON.stringify(engine.compute(view)))),
+      renderAsync: (view) =>
+        (engine ??= import('../insights/engine.js').then((m) => m.createInsightsEngine({ taxonomies: options.taxonomies }))).then((e) =>
+          output(view, JSON.stringify(e.compute(view))),
+        ),
       close: () => Promise.resolve(),
     };
   }
