@@ -62,6 +62,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       info: {
         title: 'Review Data Service',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Verified customer reviews of one local business, with aspect-based insights, as REST, JSON Feed, Atom, WebSub and MCP. Public and read-only: no key, no account; an Authorization header is ignored.',
       },

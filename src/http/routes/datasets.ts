@@ -39,6 +39,7 @@ export function registerDatasetRoutes(
 ): void {
   registerDocumentRoute(app, deps, {
     url: '/reviews.json',
+    operationId: 'getReviewsDataset',
     document: 'reviews.json',
     summary: 'The reviews dataset',
     description: 'Business metadata, the aggregate rating and every published review, newest first. A WebSub topic.',
@@ -49,6 +50,7 @@ export function registerDatasetRoutes(
   });
   registerDocumentRoute(app, deps, {
     url: '/insights.json',
+    operationId: 'getInsights',
     document: 'insights.json',
     summary: 'The insights dataset',
     description: 'Aspect-based sentiment, entities, topics, FAQ and summary, computed from the published reviews.',
@@ -58,6 +60,7 @@ export function registerDatasetRoutes(
   });
   registerDocumentRoute(app, deps, {
     url: '/api/feed.json',
+    operationId: 'getJsonFeed',
     document: 'feed.json',
     summary: 'JSON Feed 1.1 of the 50 newest reviews',
     description: 'A WebSub topic. Served as application/feed+json, or application/json when Accept admits only that.',
@@ -69,6 +72,7 @@ export function registerDatasetRoutes(
   });
   registerDocumentRoute(app, deps, {
     url: '/feed.xml',
+    operationId: 'getAtomFeed',
     document: 'feed.xml',
     summary: 'Atom 1.0 feed of the 50 newest reviews',
     description: 'A WebSub topic.',

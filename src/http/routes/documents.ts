@@ -9,6 +9,7 @@ import { notModifiedResponse } from './openapi-responses.js';
 
 export interface DocumentRoute {
   url: string;
+  operationId: string;
   /** The renderer's name in the snapshot. */
   document: string;
   summary: string;
@@ -36,6 +37,7 @@ export function registerDocumentRoute(
   const linkHeader = route.topic ? `<${deps.urls.hub}>; rel="hub", <${route.topic(deps.urls)}>; rel="self"` : undefined;
   app.get(route.url, {
     schema: {
+      operationId: route.operationId,
       summary: route.summary,
       description: route.description,
       tags: route.tags,

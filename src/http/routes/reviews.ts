@@ -19,6 +19,7 @@ interface Deps {
 export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
   app.get('/api/reviews/search', {
     schema: {
+      operationId: 'searchReviews',
       summary: 'Search reviews',
       description:
         'Filters combine with AND; every parameter is optional and an empty value counts as absent. The HTTP twin of the MCP tool `search_reviews`.',
@@ -42,6 +43,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.get('/api/reviews/since/:date', {
     schema: {
+      operationId: 'getReviewsSince',
       summary: 'Reviews on or after a date',
       description: 'Every published review dated on or after `date`, newest first. Supports conditional GET.',
       tags: ['reviews'],
@@ -72,6 +74,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
 
   app.get('/api/reviews/:id', {
     schema: {
+      operationId: 'getReview',
       summary: 'One review',
       description: "A published review by id: each review's permalink in the feeds, and the REST twin of the MCP tool `get_review`.",
       tags: ['reviews'],
