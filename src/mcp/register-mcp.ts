@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { createLegacyHandler, jsonRpcError } from './legacy-handler.js';
+import { createLegacyHandler, jsonRpcError, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
 import { createServerFactory } from './server-factory.js';
 import type { McpSessionStore } from './session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
@@ -38,11 +38,34 @@ function webRequest(request: FastifyRequest): Request {
   return new Request(`http://${request.host || 'localhost'}${request.url}`, { method: request.method, headers });
 }
 
-async function send(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+/**
+ * The common 2025-era request, recognised without the SDK's classifier (a tenth of a millisecond):
+ * one JSON-RPC message with no `_meta` at all, so no 2026-07-28 envelope claim, and no modern
+ * `MCP-Protocol-Version` header. The classifier routes exactly these to its legacy leg too; anything
+ * else is left to it.
+ */
+function plainLegacy(request: FastifyRequest, body: unknown): boolean {
+  const version = request.headers['mcp-protocol-version'];
+  if (version !== undefined && (typeof version !== 'string' || version >= '2026')) return false;
+  if (request.method !== 'POST') return false;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const params = (body as { params?: unknown }).params;
+  return params === undefined || (params !== null && typeof params === 'object' && !('_meta' in params));
+}
+
+// Answers are never cached: a session's next answer may differ, and errors are per request.
+const NO_STORE = 'no-store';
+
+function sendAnswer(reply: FastifyReply, answer: LegacyAnswer): FastifyReply {
+  reply.code(answer.status).headers(answer.headers).header('Cache-Control', NO_STORE);
+  if (answer.sessionId !== undefined) reply.header('Mcp-Session-Id', answer.sessionId);
+  return answer.body === null ? reply.send() : reply.send(answer.body);
+}
+
+async function sendResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
   reply.code(response.status);
   response.headers.forEach((value, name) => void reply.header(name, value));
-  // Answers are never cached: a session's next answer may differ, and errors are per request.
-  reply.header('Cache-Control', 'no-store');
+  reply.header('Cache-Control', NO_STORE);
   if (response.body === null) return reply.send();
   if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
     return reply.send(Readable.fromWeb(response.body as NodeReadableStream));
@@ -89,18 +112,27 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
         let parsedBody: unknown;
         if (request.method === 'POST') {
           if (!isJsonContentType(request.headers['content-type'] ?? null)) {
-            return send(reply, jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
+            return sendAnswer(reply, jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
           }
           try {
             parsedBody = JSON.parse((request.body as Buffer | undefined)?.toString('utf8') ?? '');
           } catch {
-            return send(reply, jsonRpcError(400, -32700, 'Parse error: Invalid JSON'));
+            return sendAnswer(reply, jsonRpcError(400, -32700, 'Parse error: Invalid JSON'));
           }
         }
-        const req = webRequest(request);
-        const legacyEra = await isLegacyRequest(req, parsedBody);
-        const response = legacyEra ? await legacy.handle(req, parsedBody) : await modern.fetch(req, { parsedBody });
-        return send(reply, response);
+        let web: Request | undefined;
+        const http: LegacyHttpRequest = {
+          method: request.method,
+          header: (name) => {
+            const value = request.headers[name];
+            return Array.isArray(value) ? value.join(', ') : value;
+          },
+          web: () => (web ??= webRequest(request)),
+        };
+        if (plainLegacy(request, parsedBody) || (await isLegacyRequest(http.web(), parsedBody))) {
+          return sendAnswer(reply, await legacy.handle(http, parsedBody));
+        }
+        return sendResponse(reply, await modern.fetch(http.web(), { parsedBody }));
       },
     });
   });

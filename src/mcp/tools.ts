@@ -36,11 +36,6 @@ export const SinceArgumentsSchema = z.object({
     .describe(`Return at most this many (newest first), 1 to ${SINCE_LIMIT_MAX}; omit it for all.`),
 });
 
-/** The REST since answer plus `total`: how many match, when `limit` returned fewer (`count`). */
-export const SinceToolResultSchema = SinceResultSchema.extend({
-  total: z.int().min(0).describe('Reviews dated on or after `since`; `count` is how many were returned.'),
-});
-
 export const InsightsArgumentsSchema = z.object({
   section: InsightsSectionNameSchema.optional().describe('Return only this section of the insights document.'),
 });
@@ -111,8 +106,7 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
         const parsed = z.object({ id: z.string() }).safeParse(args);
         if (!parsed.success) return invalid(toIssues(parsed.error));
         const review = findReview(snapshot, parsed.data.id);
-        if (!review)
-          return { ok: false, code: 'not_found', detail: `There is no published review with id ${JSON.stringify(parsed.data.id)}.` };
+        if (!review) return { ok: false, code: 'not_found', detail: 'There is no published review with that id.' };
         return { ok: true, json: `{"review":${review.json}}` };
       },
     },
@@ -122,7 +116,7 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
       description:
         'Every published review dated on or after a date, newest first: what is new since the last visit. `total` counts all of them; `limit` caps how many are returned.',
       inputSchema: SinceArgumentsSchema,
-      outputSchema: SinceToolResultSchema,
+      outputSchema: SinceResultSchema,
       call(args, snapshot) {
         const parsed = SinceArgumentsSchema.safeParse(args);
         if (!parsed.success) {

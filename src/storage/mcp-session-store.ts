@@ -24,6 +24,8 @@ function toRecord(row: McpSessionsTable): McpSessionRecord {
 /** MCP sessions over Kysely: the same queries on SQLite and PostgreSQL (ISO text timestamps). */
 export function createMcpSessionStore(database: Kysely<Database>): McpSessionStore {
   const db = database.withTables<{ mcp_sessions: McpSessionsTable }>();
+  // Every MCP request looks its session up: the statement is compiled once, run with each id.
+  const byId = db.selectFrom('mcp_sessions').selectAll().where('id', '=', '').compile();
   return {
     async insert(s) {
       await db
@@ -39,8 +41,8 @@ export function createMcpSessionStore(database: Kysely<Database>): McpSessionSto
     },
 
     async get(id) {
-      const row = await db.selectFrom('mcp_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-      return row ? toRecord(row) : undefined;
+      const { rows } = await db.executeQuery<McpSessionsTable>({ ...byId, parameters: [id] });
+      return rows[0] ? toRecord(rows[0]) : undefined;
     },
 
     async touch(id, lastUsedAt, expiresAt) {

@@ -41,11 +41,13 @@ echo "# tools run on node $(node --version)"
 
 PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 URL="http://127.0.0.1:$PORT/mcp"
-DATABASE_URL="sqlite:$WORK/db.sqlite" PORT="$PORT" HOST=127.0.0.1 DEMO_ON_EMPTY=true LOG_LEVEL=warn \
+# BASE_URL explicitly: a test runner may export its own (Vite sets BASE_URL=/).
+DATABASE_URL="sqlite:$WORK/db.sqlite" PORT="$PORT" HOST=127.0.0.1 BASE_URL="http://127.0.0.1:$PORT" DEMO_ON_EMPTY=true LOG_LEVEL=warn \
   "$PROJECT_NODE" "$ROOT/dist/cli/index.js" serve >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 120); do
   curl -sf -o /dev/null "http://127.0.0.1:$PORT/reviews.json" && break
+  kill -0 "$SERVER_PID" 2>/dev/null || break
   sleep 0.5
 done
 if ! curl -sf -o /dev/null "http://127.0.0.1:$PORT/reviews.json"; then

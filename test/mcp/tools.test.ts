@@ -80,9 +80,7 @@ describe('MCP tools', () => {
       expect(payload(await call('get_review', { id }))).toEqual((await rest(`/api/reviews/${encodeURIComponent(id)}`)).body);
     for (const date of ['2025-01-01', '2024-02-29', '2099-01-01']) {
       const since = (await rest(`/api/reviews/since/${date}`)).body as { count: number; reviews: unknown[] };
-      const { total, ...rest_ } = payload(await call('get_reviews_since', { date }));
-      expect(rest_).toEqual(since);
-      expect(total).toBe(since.count);
+      expect(payload(await call('get_reviews_since', { date }))).toEqual(since);
       const capped = payload(await call('get_reviews_since', { date, limit: 2 }));
       expect(capped).toEqual({ since: date, count: Math.min(2, since.count), total: since.count, reviews: since.reviews.slice(0, 2) });
     }
