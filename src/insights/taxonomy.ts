@@ -42,6 +42,8 @@ export const TaxonomySchema = z
     fallback_aspect: z.string().optional(),
     /** Polarity of an aspect mentioned without any sentiment in its sentence. */
     default_polarity: z.enum(['positive', 'neutral']).optional(),
+    /** The aspect that receives implicit evidence from an arrival time against a booked window. */
+    arrival_aspect: z.string().optional(),
     /** Evidence of at most this magnitude reads as neutral (tuned by cross-validation, see eval/). */
     neutral_band: z.number().min(0).optional(),
   })
@@ -89,5 +91,6 @@ export function resolveTaxonomy(taxonomy: Taxonomy, known: ReadonlyMap<string, T
     fallback_aspect: taxonomy.fallback_aspect ?? parent.fallback_aspect,
     default_polarity: taxonomy.default_polarity ?? parent.default_polarity,
     neutral_band: taxonomy.neutral_band ?? parent.neutral_band,
+    arrival_aspect: taxonomy.arrival_aspect ?? parent.arrival_aspect,
   };
 }

@@ -54,6 +54,12 @@ describe('implicit aspects and domain cues', () => {
     expect(aspects('The tech showed up 2 hours late and didn’t even call.').punctuality).toBe('negative');
   });
 
+  it('compares an arrival time with the booked window', () => {
+    expect(aspects('They said between 12 and 4, and nobody showed up until 6:30.').punctuality).toBe('negative');
+    expect(aspects('Had a 9-11 window, he came at 10:15 and was done by noon.').punctuality).toBe('positive');
+    expect(aspects('We were told 10 to 2 and he rolled up at 4:45 without a word.').punctuality).toBe('negative');
+  });
+
   it('finds price in a quote that was not honoured (wink MONEY)', () => {
     expect(aspects('Quoted us $300 for the repair and then charged $650 when he was done.')).toEqual({ price: 'negative' });
   });

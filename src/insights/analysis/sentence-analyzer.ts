@@ -3,6 +3,7 @@ import type { Polarity } from '../schema.js';
 import { INTENSIFIERS, LEXICON, NEGATORS } from '../sentiment/lexicon.js';
 import type { AspectCue, CompiledTaxonomy, SentimentCue } from './compiled-taxonomy.js';
 import type { CueMatch } from './cue-matcher.js';
+import { arrivalAgainstWindow } from './arrival-window.js';
 import { splitClauses, type Clause } from './clauses.js';
 
 export interface AspectOpinion {
@@ -123,6 +124,18 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
     const negated = isNegated(tokens, i, clause);
     const value = base * intensity(tokens, i) * (negated ? (base > 0 ? NEGATED_SCALE : -0.5) : 1);
     opinions.push({ token: i, value });
+  }
+
+  // Implicit aspect: an arrival time measured against the booked window, as a polar cue of its own.
+  const arrivalAspect = compiled.taxonomy.arrival_aspect;
+  const arrival = arrivalAspect ? arrivalAgainstWindow(tokens, from, to) : undefined;
+  if (arrivalAspect && arrival !== undefined) {
+    opinions.push({ token: from, value: arrival, aspect: arrivalAspect });
+    kept.push({
+      start: from,
+      end: from + 1,
+      payload: { type: 'aspect', aspect: arrivalAspect, kind: arrival === 0 ? 'neutral' : arrival > 0 ? 'positive' : 'negative' },
+    });
   }
 
   let sentenceScore = 0;

@@ -44,7 +44,7 @@ describe.skipIf(!present)('ABSA accuracy regression', () => {
     expect(s.polarity.accuracy).toBeGreaterThanOrEqual(0.9);
   });
 
-  it('SemEval-2014 restaurants train: ratchet at the level reached', async () => {
+  it('SemEval-2014 restaurants train: ratchet at the level reached (target 85 / 83 is on test)', async () => {
     const s = await evalAbsa('semeval2014-restaurants-train.jsonl', 'restaurants');
     expect(s.sentences).toBe(3044);
     expect(s.detection.f1).toBeGreaterThanOrEqual(RATCHET.semevalTrain.f1);
@@ -64,4 +64,4 @@ describe.skipIf(!present)('ABSA accuracy regression', () => {
   }, 60_000);
 });
 
-const RATCHET = { semevalTrain: { f1: 0.8, polarity: 0.71 } };
+const RATCHET = { semevalTrain: { f1: 0.815, polarity: 0.72 } };

@@ -1,0 +1,86 @@
+import type { Token } from '../nlp/wink.js';
+
+/**
+ * Implicit punctuality from clock times: "They said between 12 and 4, and nobody showed up until
+ * 6:30", "Had a 9-11 window, he came at 10:15". Finds an appointment window and a later arrival
+ * time in one sentence and compares them. Hours without am/pm are read the way people book trades:
+ * 1 to 6 are afternoon hours.
+ */
+const ARRIVAL_WORDS = new Set([
+  'arrive',
+  'arrived',
+  'came',
+  'come',
+  'show',
+  'showed',
+  'rolled',
+  'pulled',
+  'got',
+  'until',
+  'means',
+  'here',
+  'there',
+  'by',
+]);
+const CONNECTORS = new Set(['to', 'and', '-', '–', 'through', 'til', 'till']);
+const NAMED: Record<string, number> = { noon: 12, midday: 12, midnight: 24 };
+
+function clock(raw: string): number | undefined {
+  const s = raw.toLowerCase().replace(/\.$/, '');
+  if (s in NAMED) return NAMED[s];
+  const m = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m|p\.m)?$/.exec(s);
+  if (!m) return undefined;
+  let h = Number(m[1]);
+  const min = m[2] ? Number(m[2]) / 60 : 0;
+  if (h > 24 || min >= 1) return undefined;
+  const meridian = m[3]?.[0];
+  if (meridian === 'p' && h < 12) h += 12;
+  else if (meridian === 'a' && h === 12) h = 0;
+  else if (!meridian && h >= 1 && h <= 6) h += 12;
+  return h + min;
+}
+
+function range(raw: string): [number, number] | undefined {
+  const m = /^(\d{1,2}(?::\d{2})?(?:am|pm)?)-(\d{1,2}(?::\d{2})?(?:am|pm)?)$/.exec(raw.toLowerCase());
+  if (!m?.[1] || !m[2]) return undefined;
+  const a = clock(m[1]);
+  const b = clock(m[2]);
+  return a !== undefined && b !== undefined && b > a ? [a, b] : undefined;
+}
+
+/** Signed evidence for punctuality (negative: arrived after the window), or undefined when there is no window and arrival. */
+export function arrivalAgainstWindow(tokens: readonly Token[], from: number, to: number): number | undefined {
+  let window: [number, number] | undefined;
+  let afterWindow = from;
+  for (let i = from; i < to && !window; i++) {
+    const t = tokens[i];
+    if (!t) continue;
+    const r = range(t.lower);
+    if (r) {
+      window = r;
+      afterWindow = i + 1;
+      break;
+    }
+    const a = clock(t.lower);
+    const c = tokens[i + 1];
+    const b = tokens[i + 2] ? clock(tokens[i + 2]?.lower ?? '') : undefined;
+    if (a !== undefined && c && CONNECTORS.has(c.norm) && b !== undefined && b > a && /^\d/.test(t.lower)) {
+      window = [a, b];
+      afterWindow = i + 3;
+    }
+  }
+  if (!window) return undefined;
+  let sawArrivalWord = false;
+  for (let i = afterWindow; i < to; i++) {
+    const t = tokens[i];
+    if (!t) continue;
+    if (ARRIVAL_WORDS.has(t.norm) || ARRIVAL_WORDS.has(t.lemma)) sawArrivalWord = true;
+    const h = clock(t.lower);
+    if (h === undefined || !sawArrivalWord || !/^\d|noon|midnight/.test(t.lower)) continue;
+    const [start, end] = window;
+    if (h > end) return -2 - Math.min(2, h - end);
+    if (h >= start - 0.25) return 2;
+    return 0;
+  }
+  return undefined;
+}
