@@ -287,10 +287,35 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
     },
 
     async deliveriesSucceeded(items) {
-      return db.transaction().execute(async (trx) => {
-        for (const { delivery, worker, now } of items) await deliverySucceededIn(trx, delivery, worker, now);
-        return items.map(() => undefined);
+      if (items.length === 0) return [];
+      // Set-based, three statements for the whole batch (a fan-out completes hundreds at once).
+      const byWorker = new Map<string, typeof items>();
+      for (const item of items) byWorker.set(item.worker, [...(byWorker.get(item.worker) ?? []), item]);
+      await db.transaction().execute(async (trx) => {
+        for (const [worker, mine] of byWorker) {
+          const ids = mine.map((i) => i.delivery.subscription.id);
+          await trx
+            .deleteFrom('websub_deliveries')
+            .where('claimed_by', '=', worker)
+            .where((eb) =>
+              eb.or(
+                mine.map((i) =>
+                  eb.and([eb('subscription_id', '=', i.delivery.subscription.id), eb('generation', '=', i.delivery.generation)]),
+                ),
+              ),
+            )
+            .execute();
+          // Rows still here got newer content while in flight: send again, now.
+          await trx
+            .updateTable('websub_deliveries')
+            .set({ claimed_by: null, claim_expires_at: null, attempts: 0, due_at: iso(Math.max(...mine.map((i) => i.now))) })
+            .where('subscription_id', 'in', ids)
+            .where('claimed_by', '=', worker)
+            .execute();
+          await trx.updateTable('websub_subscriptions').set({ failures: 0 }).where('id', 'in', ids).where('failures', '<>', 0).execute();
+        }
       });
+      return items.map(() => undefined);
     },
 
     async deliveryFailed(delivery, { worker, now, maxFailures, retryAt }) {
