@@ -70,13 +70,18 @@ export function arrivalAgainstWindow(tokens: readonly Token[], from: number, to:
     }
   }
   if (!window) return undefined;
+  // An arrival word anywhere after the window: "he came at 10:15", "turned into a 2:30 arrival".
   let sawArrivalWord = false;
   for (let i = afterWindow; i < to; i++) {
     const t = tokens[i];
+    if (t && (ARRIVAL_WORDS.has(t.norm) || ARRIVAL_WORDS.has(t.lemma))) sawArrivalWord = true;
+  }
+  if (!sawArrivalWord) return undefined;
+  for (let i = afterWindow; i < to; i++) {
+    const t = tokens[i];
     if (!t) continue;
-    if (ARRIVAL_WORDS.has(t.norm) || ARRIVAL_WORDS.has(t.lemma)) sawArrivalWord = true;
     const h = clock(t.lower);
-    if (h === undefined || !sawArrivalWord || !/^\d|noon|midnight/.test(t.lower)) continue;
+    if (h === undefined || !/^\d|noon|midnight/.test(t.lower)) continue;
     const [start, end] = window;
     if (h > end) return -2 - Math.min(2, h - end);
     if (h >= start - 0.25) return 2;

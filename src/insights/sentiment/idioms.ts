@@ -93,8 +93,6 @@ export const IDIOMS_NEGATIVE: readonly string[] = [
   'should get more',
   'no better than',
   'nothing special',
-  'just|only ok|okay|fine|average|alright',
-  'ok at best',
   'nothing to write home about',
   'not worth',
   'not all that',

@@ -574,6 +574,8 @@ export const restaurantsTaxonomy: TaxonomyInput = {
     ],
     negative: [
       'skip',
+      'just|only ok|okay|fine|average|alright',
+      'ok at best',
       'never again',
       'sent it back',
       'sent back',
