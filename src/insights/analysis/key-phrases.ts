@@ -9,6 +9,11 @@ const GENERIC = new Set(
   ),
 );
 
+/** Adjectives that date or count a thing rather than name it ("new water heater" is the water heater). */
+const NOT_NAMING = new Set(
+  'new old older newer whole entire same first second third other last little big small large main extra'.split(' '),
+);
+
 /**
  * Noun phrases of two or three words ("water heater", "panel upgrade"): adjective and noun runs
  * ending in a noun, without opinion adjectives, so topics name things rather than verdicts.
@@ -29,7 +34,10 @@ export function extractKeyPhrases(
       while (j < to && NOUNISH.has(tokens[j]?.pos ?? '')) j++;
       const run = tokens
         .slice(i, j)
-        .filter((t) => /^[a-z][a-z-]*$/.test(t.norm) && t.pos !== 'PROPN' && !LEXICON.has(t.norm) && !LEXICON.has(t.lemma));
+        .filter(
+          (t) =>
+            /^[a-z][a-z-]*$/.test(t.norm) && t.pos !== 'PROPN' && !LEXICON.has(t.norm) && !LEXICON.has(t.lemma) && !NOT_NAMING.has(t.norm),
+        );
       while (run.length > 0 && run[run.length - 1]?.pos !== 'NOUN') run.pop();
       const words = run.slice(-3);
       const head = words[words.length - 1];

@@ -2,30 +2,50 @@ import type { Business } from '../../domain/business.js';
 import type { AspectInsight, EntitiesSection, FaqEntry } from '../schema.js';
 import { listing, MIN_EVIDENCE, percent, plural, type ReportContext } from './context.js';
 
+/** Ways to state the counts; picked by aspect position so neighbouring answers do not read alike. */
+const COUNT_FORMS: Array<(a: AspectInsight, topic: string) => string> = [
+  (a, topic) => `${a.positive} of the ${a.mentions} reviews that mention ${topic} are positive and ${a.negative} negative`,
+  (a, topic) => `of ${a.mentions} reviews that talk about ${topic}, ${a.positive} are positive and ${a.negative} negative`,
+  (a, topic) => `${a.positive} reviews praise their ${topic} and ${a.negative} complain about it, out of ${a.mentions} that mention it`,
+];
+
+function counts(a: AspectInsight, topic: string, index: number): string {
+  if (a.positive === a.mentions) return `all ${a.mentions} reviews that mention ${topic} are positive`;
+  if (a.negative === a.mentions) return `all ${a.mentions} reviews that mention ${topic} are negative`;
+  const form = COUNT_FORMS[index % COUNT_FORMS.length] ?? COUNT_FORMS[0];
+  return form ? form(a, topic) : '';
+}
+
+function quote(a: AspectInsight, polarity: 'positive' | 'negative'): string | undefined {
+  const h = a.highlights.find((x) => x.polarity === polarity);
+  return h ? `"${h.quote.trim()}"` : undefined;
+}
+
 /** The verdict in words, chosen from the counts so the sentence can never contradict them. */
-function aspectAnswer(a: AspectInsight): string {
+function aspectAnswer(a: AspectInsight, index: number): string {
   const topic = a.label.toLowerCase();
   if (a.mentions < MIN_EVIDENCE) {
     return a.mentions === 0
       ? `Not enough reviews yet: none of the published reviews talks about ${topic}.`
       : `Not enough reviews yet: only ${plural(a.mentions, 'review')} ${a.mentions === 1 ? 'talks' : 'talk'} about ${topic}.`;
   }
-  const counts =
-    a.positive === a.mentions
-      ? `all ${a.mentions} reviews that mention ${topic} are positive`
-      : a.negative === a.mentions
-        ? `all ${a.mentions} reviews that mention ${topic} are negative`
-        : `${a.positive} of the ${a.mentions} reviews that mention ${topic} are positive and ${a.negative} negative`;
+  const c = counts(a, topic, index);
   const share = a.positive / a.mentions;
   const negShare = a.negative / a.mentions;
-  let verdict: string;
-  if (share >= 0.8 && a.negative === 0) verdict = `Reviewers are consistently happy here: ${counts}.`;
-  else if (share >= 0.75) verdict = `Mostly yes: ${counts} (${percent(a.positive, a.mentions)} positive).`;
-  else if (share >= 0.5 && share > negShare) verdict = `More good than bad, but not uniformly: ${counts}.`;
-  else if (negShare >= 0.5) verdict = `This is a common complaint: ${counts}.`;
-  else verdict = `Opinions are divided: ${counts}.`;
-  const quote = a.highlights.find((h) => h.polarity === (negShare >= 0.5 ? 'negative' : 'positive'));
-  return quote ? `${verdict} One reviewer wrote: "${quote.quote.trim()}"` : verdict;
+  const good = quote(a, 'positive');
+  const bad = quote(a, 'negative');
+  if (share >= 0.9) return `Yes, consistently: ${c}.${good ? ` A typical comment: ${good}` : ''}`;
+  if (share >= 0.75) return `Mostly yes: ${c} (${percent(a.positive, a.mentions)} positive).${good ? ` One reviewer wrote: ${good}` : ''}`;
+  if (negShare >= 0.6) return `This is a frequent complaint: ${c}.${bad ? ` One reviewer wrote: ${bad}` : ''}`;
+  if (negShare > share) return `More often a complaint than a compliment: ${c}.${bad ? ` For example: ${bad}` : ''}`;
+  const verdict =
+    share >= 0.6
+      ? 'Usually, but not always'
+      : share > negShare
+        ? 'More good than bad, though opinions differ'
+        : 'Opinions are split evenly';
+  const sides = good && bad ? ` On the good side: ${good} On the other: ${bad}` : '';
+  return `${verdict}: ${c}.${sides}`;
 }
 
 function whoToAskFor(entities: EntitiesSection): FaqEntry {
@@ -81,12 +101,12 @@ export function buildFaq(
   business: Business,
 ): FaqEntry[] {
   const faq: FaqEntry[] = [];
-  for (const def of ctx.taxonomy.aspects) {
+  ctx.taxonomy.aspects.forEach((def, index) => {
     const a = aspects.find((x) => x.id === def.id);
-    if (!a || !def.question) continue;
+    if (!a || !def.question) return;
     const ids = aspectReviewIds.get(a.id) ?? [];
-    faq.push({ question: def.question, answer: aspectAnswer(a), evidence: { review_count: ids.length, review_ids: ids } });
-  }
+    faq.push({ question: def.question, answer: aspectAnswer(a, index), evidence: { review_count: ids.length, review_ids: ids } });
+  });
   // People and towns are questions about trades that come to the customer; a restaurant without a
   // catalog of either is not asked them.
   const visiting = ctx.taxonomy.id === 'home-services' || ctx.taxonomy.extends === 'home-services';
