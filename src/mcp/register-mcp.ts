@@ -53,6 +53,14 @@ function plainLegacy(request: FastifyRequest, body: unknown): boolean {
   return params === undefined || (params !== null && typeof params === 'object' && !('_meta' in params));
 }
 
+/** A 2026-07-28 request: its `_meta` names a protocol version (the envelope claim); never legacy. */
+function claimsModern(body: unknown): boolean {
+  const params =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { params?: { _meta?: unknown } }).params : undefined;
+  const meta = params?._meta;
+  return meta !== null && typeof meta === 'object' && 'io.modelcontextprotocol/protocolVersion' in meta;
+}
+
 // Answers are never cached: a session's next answer may differ, and errors are per request.
 const NO_STORE = 'no-store';
 
@@ -129,7 +137,8 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
           },
           web: () => (web ??= webRequest(request)),
         };
-        if (plainLegacy(request, parsedBody) || (await isLegacyRequest(http.web(), parsedBody))) {
+        const era = plainLegacy(request, parsedBody) ? 'legacy' : claimsModern(parsedBody) ? 'modern' : undefined;
+        if (era === 'legacy' || (era === undefined && (await isLegacyRequest(http.web(), parsedBody)))) {
           return sendAnswer(reply, await legacy.handle(http, parsedBody));
         }
         return sendResponse(reply, await modern.fetch(http.web(), { parsedBody }));
