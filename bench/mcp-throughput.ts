@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     const rest = results[0]!.rps;
     const lines = [
       `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()}.`,
-      `Command: \`npx tsx bench/mcp-throughput.ts --reviews ${size} --duration ${duration} --connections ${connections}\` (${new Date().toISOString().slice(0, 10)}).`,
+      `Command: \`npx tsx bench/mcp-throughput.ts --reviews ${size} --duration ${duration} --connections ${connections} --rounds ${rounds}\` (${new Date().toISOString().slice(0, 10)}).`,
       `Filters: \`${JSON.stringify(FILTERS)}\`; ${size} reviews; one server process; autocannon, ${connections} connections, ${duration} s after ${warmup} s warm-up, median of ${rounds} interleaved rounds.`,
       '',
       '| case | req/s | p50 ms | p99 ms | vs REST | target |',
