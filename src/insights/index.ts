@@ -25,6 +25,7 @@ export type {
   Polarity,
 } from './schema.js';
 export { createInsightsEngine, ENGINE_NAME, ENGINE_VERSION } from './engine.js';
+export { pickInsightsSection } from './sections.js';
 export type { InsightsEngine, InsightsEngineOptions } from './engine.js';
 export { TaxonomySchema, parseTaxonomy } from './taxonomy.js';
 export type { Taxonomy, TaxonomyInput } from './taxonomy.js';

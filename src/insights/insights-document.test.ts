@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureReview, fixtureReviews, fixtureView } from './test-support/fixture.js';
-import { createInsightsEngine, InsightsDocumentSchema, type InsightsDocument } from './index.js';
+import {
+  createInsightsEngine,
+  InsightsDocumentSchema,
+  InsightsSectionSchemas,
+  pickInsightsSection,
+  type InsightsDocument,
+} from './index.js';
 
 function allQuotes(doc: InsightsDocument): Array<{ review_id: string; quote: string }> {
   return [
@@ -19,6 +25,14 @@ describe('insights document', () => {
     expect(doc.generated_at).toBe(view.updatedAt);
     expect(doc.review_count).toBe(fixtureReviews.length);
     expect(doc.method.taxonomy).toBe('home-services');
+  });
+
+  it('gives each section on its own, valid against its section schema (MCP get_insights)', () => {
+    for (const section of ['aspects', 'entities', 'topics', 'faq', 'summary'] as const) {
+      const picked = pickInsightsSection(doc, section);
+      expect(Object.keys(picked)).toEqual([section]);
+      expect(() => InsightsSectionSchemas[section].parse(picked[section])).not.toThrow();
+    }
   });
 
   it('is deterministic: the same view gives a deep-equal document, from a warm or a cold engine', () => {

@@ -14,7 +14,7 @@ const ROLES = new Set(
   ),
 );
 const NOT_NAMES = new Set(
-  'i he she they we you it the a an and or but was is were came did who that this there here today then mr mrs ms dr sir ma am office company team hvac ac'.split(
+  'i he she they we you it the a an and or but was is were came did who that this there here today then mr mrs ms dr sir ma am office company team hvac ac guy guys man woman lady girl kid crew people work job'.split(
     ' ',
   ),
 );
@@ -46,8 +46,8 @@ export function findStaffNames(text: string, tokens: readonly Token[], spans: Re
     const start = tokens[from]?.start ?? 0;
     const end = tokens[to - 1]?.end ?? start;
     const found = new Set<string>();
-    // compromise is slow (~1 ms a sentence): only asked when a role word is followed by a word that
-    // wink tags as a proper noun but that is written in lower case ("our tech brandon").
+    // compromise is slow (~1 ms a sentence): only asked when a role word is followed by a lower-case
+    // word that may be a name ("our tech brandon was great"); compromise then decides.
     let lowerCaseName = false;
     for (let i = from; i < to; i++) {
       const t = tokens[i];
@@ -59,7 +59,11 @@ export function findStaffNames(text: string, tokens: readonly Token[], spans: Re
         const after = j < to ? readName(tokens, j, to) : undefined;
         if (after) found.add(after);
         const next = tokens[j];
-        if (!after && next && j < to && next.pos === 'PROPN' && /^\p{Ll}/u.test(next.value) && !NOT_NAMES.has(next.norm))
+        // "our tech brandon was great": a lower-case word right after the role, then a verb.
+        const then = tokens[j + 1];
+        const nameLike =
+          next?.pos === 'PROPN' || (next?.pos === 'NOUN' && (then?.pos === 'AUX' || then?.pos === 'VERB' || then?.norm === ','));
+        if (!after && next && j < to && nameLike && /^\p{Ll}/u.test(next.value) && !NOT_NAMES.has(next.norm) && !ROLES.has(next.norm))
           lowerCaseName = true;
       }
       // Name, the|our tech

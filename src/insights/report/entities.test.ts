@@ -41,6 +41,11 @@ describe('entity matching', () => {
     }
   });
 
+  it('falls back to compromise for a lower-case staff name after a role word', () => {
+    const doc = engine.compute(fixtureView([fixtureReview(['l1', '2026-05-01', 5, 'our tech brandon was great and fixed it fast'])]));
+    expect(doc.entities.staff_candidates.map((c) => c.name)).toEqual(['Brandon']);
+  });
+
   it('lists catalog entries with no mentions with zero counts and no rating', () => {
     const doc = engine.compute(fixtureView([fixtureReview(['z1', '2026-01-01', 5, 'Great job.'])]));
     const area = doc.entities.service_areas.find((a) => a.id === 'pflugerville');
