@@ -4,7 +4,7 @@ import { z } from 'zod';
  * A cue is a token pattern matched against the lower-cased words of a sentence (and their lemmas, so
  * "call back" also matches "called back"). Syntax, space-separated:
  * - `word` a literal; `a|b|c` alternatives; `pre*` a prefix;
- * - `..` a gap of 0 to 3 tokens, `...` of 0 to 8; `?word` an optional token;
+ * - `..` a gap of 0 to 3 tokens, `...` of 0 to 8; `?word` an optional token; `_` any one token;
  * - `#MONEY`, `#DURATION`, `#TIME`, `#DATE`, `#NUM` a token inside a wink-nlp entity of that type
  *   (or a number), `#CLOCK` a time of day ("10:15", "9am"), which is how implicit aspects ("showed up 2 hours late") find their evidence.
  */

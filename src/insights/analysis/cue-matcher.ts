@@ -23,6 +23,7 @@ const LONG_GAP_MAX = 8;
 
 function compileStep(raw: string): Step {
   if (raw === '..') return { kind: 'gap', max: GAP_MAX };
+  if (raw === '_') return { kind: 'word', words: new Set(), prefixes: [''], entities: [], optional: false };
   if (raw === '...') return { kind: 'gap', max: LONG_GAP_MAX };
   const optional = raw.startsWith('?') && raw.length > 1;
   const body = optional ? raw.slice(1) : raw;
@@ -95,7 +96,7 @@ export class CueMatcher<P> {
     const first = steps[0];
     if (!first || first.kind === 'gap') throw new Error(`invalid cue "${cue}": it must start with a word`);
     const entry: Compiled<P> = { steps, payload, stamp: -1 };
-    if (first.kind === 'word' && !first.optional && first.prefixes.length === 0 && first.entities.length === 0) {
+    if (first.kind === 'word' && !first.optional && first.prefixes.length === 0 && first.entities.length === 0 && first.words.size > 0) {
       for (const w of first.words) {
         let list = this.byWord.get(w);
         if (!list) this.byWord.set(w, (list = []));

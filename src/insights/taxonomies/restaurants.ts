@@ -30,7 +30,7 @@ const DISHES = list(`
   stout, yellowtail, hamachi, toro, uni, ikura, unagi, miso, edamame, gyoza, katsu, tonkatsu, donburi, bento,
   poke, ceviche, tartare, carpaccio, prosciutto, salami, pepperoni, meatball, polenta, orzo, rigatoni, ziti, carbonara, bolognese,
   marinara, alfredo, pesto, parmesan, ricotta, burrata, gorgonzola, feta, brie, panini, panino, arancini, cannoli, sorbet,
-  panna cotta, creme brulee, brulee, souffle, mousse, tart, tarts, tarte, pudding, custard, custards, flan, churros, brownie,
+  panna cotta, creme brulee, brulee, souffle, mousse, ttarts, tarte, pudding, custard, custards, flan, churros, brownie,
   brownies, cupcake, cupcakes, donut, donuts, doughnut, pretzel, pretzels, knish, knishes, pastrami, corned beef, reuben, lox,
   latkes, matzo, blintz, pierogi, goulash, schnitzel, bratwurst, paella, chorizo, empanada, empanadas, tamale, tamales, enchilada,
   enchiladas, mole, carnitas, tortilla, tortillas, chips, queso, laksa, rendang, banh mi, spring rolls, spring roll, summer rolls, wonton,
@@ -142,6 +142,8 @@ export const restaurantsTaxonomy: TaxonomyInput = {
         ...DISHES,
       ],
       exclude: [
+        // A dish naming the kind of restaurant speaks of the restaurant: "best pizza place in town".
+        '_ restaurant|restaurants|place|places|joint|joints|spot|spots|shop|shops|parlor|parlors|deli|delis|bistro|bistros|pizzeria|pizzerias|diner|diners|house|houses|bar|bars',
         'food service',
         'fast food',
         'at the bar',
@@ -429,6 +431,12 @@ export const restaurantsTaxonomy: TaxonomyInput = {
       label: 'Ambience',
       question: 'What is the atmosphere like?',
       cues: [
+        ...list(`songs, song, playlist, played, perfume, ceiling, ceilings, overlooking, overlooks, looks out over, entertainment, dance floor,
+          people watching, people-watching, pretentious, pretension, unpretentious, character, style, stylish, low-key, laid-back, laid back,
+          hangout, hotspot, hot spot, tiny|small|large|big|spacious|cramped|narrow|huge place|restaurant|room|space|establishment,
+          place|restaurant|room|establishment is|was|looks tiny|small|cramped|huge|big|large|beautiful|gorgeous|cool|nice|lovely|charming|cute|pretty|dark|loud|noisy|quiet|dingy|dirty|clean,
+          place|restaurant|establishment itself, place its self, sit inside|outside, sat inside|outside, inches away, across the table,
+          squeezed, coats on, drafty, decorated, decorations, lamps, artwork, art, paintings, murals,           crowd, scene, date spot, romantic spot, atmorphere, atmoshpere, ambiance, vibe, feel of the place`),
         'ambience',
         'ambiance',
         'atmosphere',
