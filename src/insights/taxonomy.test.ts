@@ -59,6 +59,20 @@ describe('taxonomies', () => {
     expect(doc.aspects.map((a) => a.id)).toContain('chemicals');
   });
 
+  it('lets an operator add cues to the default taxonomy under its own id', () => {
+    const own = parseTaxonomy({
+      id: 'home-services',
+      label: 'Home services (Acme)',
+      extends: 'home-services',
+      aspects: [{ id: 'cleanliness', label: 'Cleanliness', positive: ['used the shop vac'] }],
+    });
+    const resolved = createTaxonomyRegistry([own]).get('home-services');
+    if (!resolved) throw new Error('not resolved');
+    expect(resolved.aspects).toHaveLength(9);
+    expect(snippetAspects('He used the shop vac when he was done.', compileTaxonomy(resolved)).get('cleanliness')).toBe('positive');
+    expect(snippetAspects('He was right on time.', compileTaxonomy(resolved)).get('punctuality')).toBe('positive');
+  });
+
   it('selects the restaurants taxonomy per business', () => {
     const doc = createInsightsEngine().compute(fixtureView(fixtureReviews, { ...fixtureView().business, taxonomy: 'restaurants' }));
     expect(doc.method.taxonomy).toBe('restaurants');
