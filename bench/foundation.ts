@@ -27,6 +27,10 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '1' },
     startups: { type: 'string', default: '3' },
+    cases: { type: 'string', default: 'dataset200,dataset304,search,json-server' },
+    // A 66 MB /reviews.json (100k reviews) takes seconds per response: fewer connections give more,
+    // shorter-waiting samples in the same time.
+    'dataset-connections': { type: 'string', default: '10' },
   },
 });
 const sizes = values.reviews.split(',').map((s) => Number(s.trim()));
@@ -35,7 +39,13 @@ const warmup = Number(values.warmup);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const startups = Number(values.startups);
-if (sizes.some((n) => !Number.isInteger(n) || n < 1) || ![duration, warmup, connections, rounds, startups].every((n) => n > 0))
+const cases = new Set(values.cases.split(','));
+const datasetConnections = Number(values['dataset-connections']);
+if (
+  sizes.some((n) => !Number.isInteger(n) || n < 1) ||
+  ![duration, warmup, connections, rounds, datasetConnections].every((n) => n > 0) ||
+  !(startups >= 0)
+)
   throw new Error('usage: foundation.ts [--reviews 10000,100000] [--duration 10] [--warmup 2] [--connections 10] [--rounds 1]');
 
 interface Comparison {
@@ -60,7 +70,7 @@ interface Startup {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const log = (msg: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-/** Runs service and reference back to back, `rounds` times, alternating which goes first; keeps the median-ratio round. */
+/** Runs service and reference back to back, `rounds` times, alternating which goes first; keeps every round. */
 async function compare(
   size: number,
   name: string,
@@ -68,7 +78,7 @@ async function compare(
   service: LoadOptions,
   reference: LoadOptions,
   referenceName: string,
-): Promise<Comparison> {
+): Promise<Comparison[]> {
   const results: Comparison[] = [];
   for (let round = 0; round < rounds; round++) {
     const opts = { duration, warmup, connections };
@@ -81,12 +91,11 @@ async function compare(
       s = await runLoad({ ...opts, ...service });
       r = await runLoad({ ...opts, ...reference });
     }
-    const c = { size, case: name, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
+    const c = { size, case: `${name}, round ${round + 1}`, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
     log(`${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)`);
     results.push(c);
   }
-  results.sort((a, b) => a.ratio - b.ratio);
-  return results[Math.floor((results.length - 1) / 2)]!;
+  return results;
 }
 
 /**
@@ -125,7 +134,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
       startup.cpuMs.push(s.cpuMs);
       log(`${size}: start-up ${s.firstOkMs} ms to the first 200 (listening log at ${s.listeningMs} ms, ${s.cpuMs} ms CPU)`);
     }
-    starts.push(startup);
+    if (startups > 0) starts.push(startup);
 
     const service = await startService({ databaseUrl: db });
     try {
@@ -146,55 +155,59 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
       const etag = datasetRoute.notModified!.etag;
       const baseline = await startBaseline([datasetRoute, searchRoute], tmp.path);
       try {
-        comparisons.push(
-          await compare(
-            size,
-            '`/reviews.json` 200',
-            0.8,
-            { url: service.base + '/reviews.json' },
-            { url: baseline.base + '/reviews.json' },
-            'baseline',
-          ),
-        );
+        if (cases.has('dataset200'))
+          comparisons.push(
+            ...(await compare(
+              size,
+              `\`/reviews.json\` 200 (${datasetConnections} conn.)`,
+              0.8,
+              { url: service.base + '/reviews.json', connections: datasetConnections },
+              { url: baseline.base + '/reviews.json', connections: datasetConnections },
+              'baseline',
+            )),
+          );
         const inm = { 'if-none-match': etag };
-        comparisons.push(
-          await compare(
-            size,
-            '`/reviews.json` 304',
-            0.8,
-            { url: service.base + '/reviews.json', headers: inm, expect: '3xx' },
-            { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx' },
-            'baseline',
-          ),
-        );
-        comparisons.push(
-          await compare(
-            size,
-            'search, mixed filters',
-            0.5,
-            { url: service.base + searchUrl },
-            { url: baseline.base + searchUrl },
-            'baseline',
-          ),
-        );
+        if (cases.has('dataset304'))
+          comparisons.push(
+            ...(await compare(
+              size,
+              '`/reviews.json` 304',
+              0.8,
+              { url: service.base + '/reviews.json', headers: inm, expect: '3xx' },
+              { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx' },
+              'baseline',
+            )),
+          );
+        if (cases.has('search'))
+          comparisons.push(
+            ...(await compare(
+              size,
+              'search, mixed filters',
+              0.5,
+              { url: service.base + searchUrl },
+              { url: baseline.base + searchUrl },
+              'baseline',
+            )),
+          );
       } finally {
         await baseline.stop();
       }
 
+      if (!cases.has('json-server')) return;
       const jsonServer = await startJsonServer(doc.reviews, tmp.path);
       try {
         const probe = await fetch(jsonServer.base + jsonServerUrl);
         log(`${size}: json-server ${jsonServerUrl}: ${probe.status}, X-Total-Count ${probe.headers.get('x-total-count')}`);
         await probe.arrayBuffer();
         comparisons.push(
-          await compare(
+          ...(await compare(
             size,
             'search vs json-server',
             10,
             { url: service.base + searchUrl },
             { url: jsonServer.base + jsonServerUrl, tolerateTimeouts: true },
             'json-server',
-          ),
+          )),
         );
       } finally {
         await jsonServer.stop();
