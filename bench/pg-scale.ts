@@ -155,6 +155,18 @@ async function readBench(work: string, pgDb: TestDatabase, adminUrl: string) {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; NaN elsewhere). */
+async function cpuSeconds(pid: number): Promise<number> {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of stat(5), counted from after the command name (which starts at field 3).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 async function fanout(work: string, adminUrl: string) {
   const db = await createTestDatabase(adminUrl);
   const pki = createTestPki();
@@ -200,12 +212,14 @@ async function fanout(work: string, adminUrl: string) {
     log(`topic sizes: ${sizes.join(', ')}`);
 
     let change = 0;
-    async function measure(label: string): Promise<{ ms: number[]; firstMs: number[]; duplicates: number }> {
+    async function measure(label: string): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][] }> {
+      const cpu: number[][] = [];
       const ms: number[] = [];
       const firstMs: number[] = [];
       let duplicates = 0;
       for (let c = 0; c < CHANGES; c++) {
         const before = subscriber.deliveries.length;
+        const cpuBefore = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
         const file = path.join(work, `change-${++change}.json`);
         const review = { ...dataset(1).reviews[0]!, id: `change-${change}`, text: `Change ${change}: prompt and tidy.` };
         await fs.writeFile(file, JSON.stringify([review]));
@@ -220,13 +234,15 @@ async function fanout(work: string, adminUrl: string) {
         ms.push(Date.now() - t0);
         firstMs.push((subscriber.deliveries[before]?.at ?? NaN) - t0);
         await sleep(2000);
+        const cpuAfter = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
+        cpu.push(cpuAfter.map((c, k) => Number((c - (cpuBefore[k] ?? NaN)).toFixed(2))));
         const paths = subscriber.deliveries.slice(before).map((d) => d.path);
         duplicates += paths.length - new Set(paths).size;
         log(
-          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates)`,
+          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates), replica CPU s ${cpu.at(-1)?.join(' + ')}`,
         );
       }
-      return { ms, firstMs, duplicates };
+      return { ms, firstMs, duplicates, cpu };
     }
     const one = await measure('1 replica');
     replicas.push(await startReplica('r2', env, 120_000), await startReplica('r3', env, 120_000));
@@ -281,10 +297,10 @@ async function main() {
       lines.push(
         `Fan-out: ${values['fanout-reviews']} reviews (${fan.sizes.join(', ')}), subscribers spread over the three topics, WEBSUB_CONCURRENCY default.`,
         '',
-        `| fan-out to ${SUBSCRIBERS} subscribers | all delivered, median ms (runs) | first delivery, median ms | duplicates |`,
-        '|---|---|---|---|',
-        `| 1 replica | ${median(fan.one.ms)} (${fan.one.ms.join(', ')}) | ${median(fan.one.firstMs)} | ${fan.one.duplicates} |`,
-        `| 3 replicas | ${median(fan.three.ms)} (${fan.three.ms.join(', ')}) | ${median(fan.three.firstMs)} | ${fan.three.duplicates} |`,
+        `| fan-out to ${SUBSCRIBERS} subscribers | all delivered, median ms (runs) | first delivery, median ms | duplicates | replica CPU s per change (median run) |`,
+        '|---|---|---|---|---|',
+        `| 1 replica | ${median(fan.one.ms)} (${fan.one.ms.join(', ')}) | ${median(fan.one.firstMs)} | ${fan.one.duplicates} | ${fan.one.cpu.map((c) => c.join(' + ')).join('; ')} |`,
+        `| 3 replicas | ${median(fan.three.ms)} (${fan.three.ms.join(', ')}) | ${median(fan.three.firstMs)} | ${fan.three.duplicates} | ${fan.three.cpu.map((c) => c.join(' + ')).join('; ')} |`,
       );
     process.stdout.write(lines.join('\n') + '\n');
   } finally {
