@@ -22,6 +22,8 @@ const ARRIVAL_WORDS = new Set([
   'there',
   'by',
 ]);
+const PROMISE_WORDS = new Set(['at', 'by', 'for']);
+const PROMISE_LEADS = new Set(['supposed', 'scheduled', 'appointment', 'booked', 'promised', 'said', 'told', 'expected']);
 const CONNECTORS = new Set(['to', 'and', '-', '–', 'through', 'til', 'till']);
 const NAMED: Record<string, number> = { noon: 12, midday: 12, midnight: 24 };
 
@@ -67,6 +69,21 @@ export function arrivalAgainstWindow(tokens: readonly Token[], from: number, to:
     if (a !== undefined && c && CONNECTORS.has(c.norm) && b !== undefined && b > a && /^\d/.test(t.lower)) {
       window = [a, b];
       afterWindow = i + 3;
+    }
+  }
+  // A promised single time counts as a narrow window: "supposed to come at 1 ... there at 5".
+  if (!window) {
+    for (let i = from; i < to - 1; i++) {
+      const t = tokens[i];
+      const at = tokens[i + 1];
+      const h = at ? clock(at.lower) : undefined;
+      if (t && PROMISE_WORDS.has(t.norm) && h !== undefined && /^\d/.test(at?.lower ?? '')) {
+        for (let k = Math.max(from, i - 4); k < i; k++) if (PROMISE_LEADS.has(tokens[k]?.norm ?? '')) window = [h - 0.25, h + 0.25];
+        if (window) {
+          afterWindow = i + 2;
+          break;
+        }
+      }
     }
   }
   if (!window) return undefined;

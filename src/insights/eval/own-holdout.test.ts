@@ -7,7 +7,7 @@ import { evaluateAbsa } from './evaluate.js';
 /**
  * Home-services sentences written for this project after the dev set, in other words than it uses,
  * labelled by the guide in data/absa/README.md. Each set was first scored before any cue was added
- * for it (first-pass F1 / polarity: 75 / 84, 74 / 67, 74 / 74, 79 / 79); they now guard the vocabulary that
+ * for it (first-pass F1 / polarity: 75 / 84, 74 / 67, 74 / 74, 79 / 79, 68 / 70); they now guard the vocabulary that
  * was widened in response, so that it is not lost again.
  */
 const files = [
@@ -15,6 +15,7 @@ const files = [
   'home-services-holdout-2.jsonl',
   'home-services-holdout-3.jsonl',
   'home-services-holdout-4.jsonl',
+  'home-services-holdout-5.jsonl',
 ];
 
 describe('own home-services check sets', () => {
