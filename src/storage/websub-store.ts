@@ -35,7 +35,14 @@ function toIntent(row: Selectable<WebSubIntentsTable>): Intent {
   };
 }
 
-/** Free to claim: never claimed, or the claim lapsed (its worker died or hung) and may be taken over. */
+/** A released claim is due at once (the epoch sorts before any real time). */
+const DUE_AT_ONCE = new Date(0).toISOString();
+
+/**
+ * Free to claim: never claimed, or the claim lapsed (its worker died or hung) and may be taken over.
+ * A claim also moves `due_at` to the claim's expiry, so "due" alone finds both kinds through the due_at
+ * index, and rows claimed in flight are never scanned by other workers' polls.
+ */
 const claimable = (now: string) => sql<SqlBool>`(claimed_by is null or claim_expires_at < ${now})`;
 
 /**
@@ -134,7 +141,7 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
             secret: intent.secret,
             lease_seconds: intent.leaseSeconds,
             created_at: iso(intent.createdAt),
-            due_at: iso(intent.dueAt),
+            due_at: iso(intent.claim ? Math.max(intent.dueAt, intent.claim.until) : intent.dueAt),
             claimed_by: intent.claim?.worker ?? null,
             claim_expires_at: intent.claim ? iso(intent.claim.until) : null,
           })),
@@ -145,7 +152,7 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
     async claimIntent(id, { worker, now, claimUntil }) {
       const row = await db
         .updateTable('websub_intents')
-        .set({ claimed_by: worker, claim_expires_at: iso(claimUntil) })
+        .set({ claimed_by: worker, claim_expires_at: iso(claimUntil), due_at: iso(claimUntil) })
         .where('id', '=', id)
         .where(claimable(iso(now)))
         .returningAll()
@@ -166,7 +173,7 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
         .$if(pg, (q) => q.forUpdate().skipLocked());
       const rows = await db
         .updateTable('websub_intents')
-        .set({ claimed_by: worker, claim_expires_at: iso(claimUntil) })
+        .set({ claimed_by: worker, claim_expires_at: iso(claimUntil), due_at: iso(claimUntil) })
         .where('id', 'in', due)
         .where(claimable(at))
         .returningAll()
@@ -189,7 +196,7 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
     async releaseIntent(id, worker) {
       await db
         .updateTable('websub_intents')
-        .set({ claimed_by: null, claim_expires_at: null })
+        .set({ claimed_by: null, claim_expires_at: null, due_at: DUE_AT_ONCE })
         .where('id', '=', id)
         .where('claimed_by', '=', worker)
         .execute();
@@ -258,7 +265,7 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
         .$if(pg, (q) => q.forUpdate().skipLocked());
       const claimed = await db
         .updateTable('websub_deliveries')
-        .set({ claimed_by: worker, claim_expires_at: iso(claimUntil) })
+        .set({ claimed_by: worker, claim_expires_at: iso(claimUntil), due_at: iso(claimUntil) })
         .where('subscription_id', 'in', due)
         .where(claimable(at))
         .returning(['subscription_id', 'generation', 'attempts'])
@@ -362,10 +369,14 @@ export function createWebSubStore(db: Kysely<Database>, dialect: DialectName): W
     async releaseClaims(worker) {
       await db
         .updateTable('websub_deliveries')
-        .set({ claimed_by: null, claim_expires_at: null })
+        .set({ claimed_by: null, claim_expires_at: null, due_at: DUE_AT_ONCE })
         .where('claimed_by', '=', worker)
         .execute();
-      await db.updateTable('websub_intents').set({ claimed_by: null, claim_expires_at: null }).where('claimed_by', '=', worker).execute();
+      await db
+        .updateTable('websub_intents')
+        .set({ claimed_by: null, claim_expires_at: null, due_at: DUE_AT_ONCE })
+        .where('claimed_by', '=', worker)
+        .execute();
     },
 
     async removeSubscription(id) {

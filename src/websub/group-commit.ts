@@ -1,7 +1,7 @@
 /**
  * Group commit: items added while a write is in progress go into the next write together, so N
- * concurrent requests cost one transaction (one fsync) instead of N. An idle batcher writes the first
- * item at once, so nothing waits for a timer. Each caller's promise settles when its item is durable.
+ * concurrent requests cost one transaction (one fsync) instead of N. An idle batcher writes after one
+ * turn of the event loop, never on a timer. Each caller's promise settles when its item is durable.
  */
 export function createGroupCommit<T, R = void>(write: (items: T[]) => Promise<R[]>, maxBatch = 256) {
   let pending: { item: T; resolve(r: R): void; reject(e: unknown): void }[] = [];
@@ -9,6 +9,9 @@ export function createGroupCommit<T, R = void>(write: (items: T[]) => Promise<R[
 
   async function drain(): Promise<void> {
     while (pending.length > 0) {
+      // Let the requests already read in this turn of the event loop join: a synchronous SQLite write
+      // (with its fsync) blocks the loop, so without this pause each batch would hold one item.
+      await new Promise((resolve) => setImmediate(resolve));
       const batch = pending.slice(0, maxBatch);
       pending = pending.slice(batch.length);
       try {

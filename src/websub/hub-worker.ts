@@ -66,6 +66,8 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
   let again = false;
   let cancelPoll: (() => void) | null = null;
   let nextSweep = 0;
+  /** The last claim came back full: more may be due, so a finished job looks for work at once. */
+  let moreDue = false;
 
   const claim = (limit: number) => ({ worker: o.workerId, now: o.clock.now(), claimUntil: o.clock.now() + claimMs, limit });
 
@@ -74,7 +76,10 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
       .catch((err: unknown) => o.logger.error({ err }, 'websub: a hub job failed; its claim lapses and it is retried'))
       .finally(() => {
         jobs.delete(p);
-        if (!stopping) void pump();
+        if (stopping) return;
+        launchQueued();
+        // Only go to the store when it may hold more due work; otherwise the next wake or poll will.
+        if (moreDue) void pump();
       });
     jobs.add(p);
   }
@@ -136,6 +141,14 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     }
   }
 
+  /** Starts intents this process claimed when it stored them, as slots free up (no store round trip). */
+  function launchQueued(): void {
+    while (claimedIntents.length > 0 && jobs.size < o.concurrency) {
+      const intent = claimedIntents.shift() as Intent;
+      launch(() => verify(intent));
+    }
+  }
+
   async function pumpOnce(): Promise<void> {
     do {
       again = false;
@@ -145,15 +158,13 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         nextSweep = o.clock.now() + 60_000;
         await o.store.removeExpired(o.clock.now());
       }
-      while (claimedIntents.length > 0 && jobs.size < o.concurrency) {
-        const intent = claimedIntents.shift() as Intent;
-        launch(() => verify(intent));
-      }
+      launchQueued();
       let free = o.concurrency - jobs.size;
+      let full = false;
       if (free > 0) {
         const intents = await o.store.claimDueIntents(claim(free));
         for (const intent of intents) launch(() => verify(intent));
-        if (intents.length === free) again = true;
+        full = intents.length === free;
       }
       free = o.concurrency - jobs.size;
       if (free >= (jobs.size === 0 ? 1 : claimBatch) && !stopping) {
@@ -161,8 +172,13 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         const stored = new Map<string, TopicRecord | null>();
         for (const topic of new Set(deliveries.map((d) => d.subscription.topic))) stored.set(topic, await o.store.topic(topic));
         for (const d of deliveries) launch(() => deliver(d, stored.get(d.subscription.topic) ?? null));
-        if (deliveries.length === free) again = true;
+        full ||= deliveries.length === free;
+        moreDue = full;
+      } else {
+        // Not enough free slots to claim a batch: whatever was due is still due.
+        moreDue ||= full;
       }
+      if (full) again = true;
     } while (again && !stopping);
   }
 
@@ -197,7 +213,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     verifyClaimed(intent) {
       if (stopping) return; // stop() releases this worker's claims: another replica or a restart takes it
       claimedIntents.push(intent);
-      void pump();
+      launchQueued();
     },
     async drain() {
       for (;;) {
