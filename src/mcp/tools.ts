@@ -4,7 +4,8 @@ import { DateSchema } from '../domain/dates.js';
 import { ERROR_CODES, toIssues, type ErrorCode, type Issue } from '../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../domain/results.js';
 import { parseSearchArguments, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
-import { InsightsSectionNameSchema } from '../insights/schema.js';
+import { InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
+import { pickInsightsSection } from '../insights/sections.js';
 import { findReview, searchReviews, sinceEnd } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
@@ -146,8 +147,9 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
         if (!doc) return { ok: false, code: 'unavailable', detail: 'The insights document is not available.' };
         const { section } = parsed.data;
         if (section === undefined) return { ok: true, json: doc.body.toString('utf8') };
-        const value = (snapshot.values.get('insights.json') as Record<string, unknown> | undefined)?.[section] ?? null;
-        return { ok: true, json: JSON.stringify({ [section]: value }) };
+        const value = snapshot.values.get('insights.json') as InsightsDocument | undefined;
+        if (!value) return { ok: false, code: 'unavailable', detail: 'The insights document is not available.' };
+        return { ok: true, json: JSON.stringify(pickInsightsSection(value, section)) };
       },
     },
   ];

@@ -72,6 +72,7 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
     },
     async close() {
       await app.close();
+      await renderers.close();
       if (!options.database) await database.close();
     },
   };
