@@ -6,7 +6,8 @@ import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { createLegacyHandler, jsonRpcError, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
-import { createServerFactory } from './server-factory.js';
+import { createModernToolCalls } from './modern-tool-calls.js';
+import { createServerFactory, TOOL_NAMES } from './server-factory.js';
 import type { McpSessionStore } from './session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
 
@@ -107,6 +108,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   });
   const legacy = createLegacyHandler({ factory, sessions, onError });
   const modern = createMcpHandler(factory, { legacy: 'reject', onerror: onError });
+  const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError });
 
   await app.register(async (scope) => {
     // The SDK reads JSON-RPC itself: a body that is not JSON is a JSON-RPC parse error, not a problem.
@@ -141,6 +143,8 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
         if (era === 'legacy' || (era === undefined && (await isLegacyRequest(http.web(), parsedBody)))) {
           return sendAnswer(reply, await legacy.handle(http, parsedBody));
         }
+        const toolCall = era === 'modern' ? modernToolCalls.accepts(http.header, parsedBody) : undefined;
+        if (toolCall) return sendAnswer(reply, await modernToolCalls.handle(toolCall));
         return sendResponse(reply, await modern.fetch(http.web(), { parsedBody }));
       },
     });
@@ -148,7 +152,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
 
   app.addHook('onClose', async () => {
     sessions.close();
-    await Promise.all([legacy.close(), modern.close()]);
+    await Promise.all([legacy.close(), modern.close(), modernToolCalls.close()]);
   });
   return { sessions };
 }

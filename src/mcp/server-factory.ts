@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { serverInstructions } from './instructions.js';
@@ -14,6 +14,9 @@ export interface McpServerDeps {
   /** The insights document schema (the permissive placeholder until the insights renderer is wired). */
   insightsSchema: z.ZodType;
 }
+
+/** The tools' names, for routing that must know them before a server instance exists. */
+export const TOOL_NAMES: ReadonlySet<string> = new Set(createTools(z.record(z.string(), z.unknown())).map((t) => t.name));
 
 export const SERVER_INFO = { name: 'review-data-service', title: 'Review Data Service', version: '1.0.0' };
 
