@@ -3,6 +3,7 @@ import { compileTaxonomy } from './analysis/compiled-taxonomy.js';
 import { snippetAspects } from './analysis/analyze-text.js';
 import { builtinTaxonomies, createInsightsEngine, createTaxonomyRegistry, parseTaxonomy, TaxonomySchema } from './index.js';
 import { homeServicesTaxonomy } from './taxonomies/home-services.js';
+import { list } from './taxonomies/list.js';
 import { restaurantsTaxonomy } from './taxonomies/restaurants.js';
 import { fixtureReviews, fixtureView } from './test-support/fixture.js';
 
@@ -25,6 +26,10 @@ describe('taxonomies', () => {
         .sort(),
     ).toEqual(['ambience', 'anecdotes/miscellaneous', 'food', 'price', 'service']);
     expect(builtinTaxonomies.map((t) => t.id)).toEqual(['home-services', 'restaurants']);
+  });
+
+  it('reads cue lists written as text, keeping the comma token inside a cue', () => {
+    expect(list(`on time, was #MONEY ,, early,\n  late`)).toEqual(['on time', 'was #MONEY ,', 'early', 'late']);
   });
 
   it('compiles every builtin cue', () => {
