@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import { installChangeNotify } from './postgres/change-notify.js';
@@ -25,6 +34,26 @@ export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url}")`);
 }
 
+/**
+ * Every SQLite transaction takes the write lock when it begins. A deferred transaction that reads and
+ * then writes fails at once with SQLITE_BUSY(_SNAPSHOT) when another process (an `import`) committed in
+ * between, whatever the busy timeout; BEGIN IMMEDIATE waits for the lock instead.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(options);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.options);
+  }
+}
+
 function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const native = new SqliteDatabase(file);
@@ -34,7 +63,7 @@ function openSqlite(file: string): DatabaseHandle {
   native.pragma('busy_timeout = 10000');
   native.pragma('synchronous = FULL');
   native.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: native }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: native }) });
   return { db, dialect: 'sqlite', describe: file, close: () => db.destroy() };
 }
 

@@ -48,19 +48,20 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
     },
 
     async load(): Promise<DatasetState> {
-      return db.transaction().execute(async (trx) => {
-        const v = await trx.selectFrom('data_version').select('version').where('singleton', '=', 1).executeTakeFirst();
-        const b = await trx.selectFrom('business').select(['doc', 'updated_at']).where('singleton', '=', 1).executeTakeFirst();
-        const rows = await trx.selectFrom('reviews').select('doc').execute();
-        // Rows were validated on the way in; parsing again would double the start-up time at 100k.
-        const reviews = rows.map((r) => JSON.parse(r.doc) as StoredReview);
-        return {
-          business: b ? BusinessSchema.parse(JSON.parse(b.doc)) : null,
-          businessUpdatedAt: b?.updated_at ?? null,
-          reviews,
-          version: Number(v?.version ?? 0),
-        };
-      });
+      // No transaction, so reads never wait for a writer: the counter is read first, so the data can
+      // only be newer than the version it is labelled with, which costs one extra rebuild, never a
+      // missed change.
+      const v = await db.selectFrom('data_version').select('version').where('singleton', '=', 1).executeTakeFirst();
+      const b = await db.selectFrom('business').select(['doc', 'updated_at']).where('singleton', '=', 1).executeTakeFirst();
+      const rows = await db.selectFrom('reviews').select('doc').execute();
+      // Rows were validated on the way in; parsing again would double the start-up time at 100k.
+      const reviews = rows.map((r) => JSON.parse(r.doc) as StoredReview);
+      return {
+        business: b ? BusinessSchema.parse(JSON.parse(b.doc)) : null,
+        businessUpdatedAt: b?.updated_at ?? null,
+        reviews,
+        version: Number(v?.version ?? 0),
+      };
     },
 
     async applyImport(input: ImportInput, onProgress): Promise<ImportSummary> {
