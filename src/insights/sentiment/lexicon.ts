@@ -11,7 +11,7 @@ const POSITIVE: Record<number, string> = {
   2: `great good nice friendly helpful polite courteous respectful professional pleasant kind lovely
       happy glad pleased satisfied impressed impressive recommend recommended reliable dependable
       trustworthy honest fair reasonable affordable efficient thorough knowledgeable skilled skillful
-      competent capable expert experienced quick fast prompt punctual responsive attentive patient
+      competent capable expert  quick fast prompt punctual responsive attentive patient
       careful neat tidy clean spotless fresh tasty yummy enjoy enjoyed enjoyable beautiful gorgeous
       charming cozy cosy comfortable relaxing romantic warm welcoming cheerful generous thoughtful
       considerate caring genuine sincere accommodating easy smooth seamless painless solid superb
@@ -51,7 +51,7 @@ const NEGATIVE: Record<number, string> = {
       dirty filthy gross broken broke damaged damage wrong mistake mistakes fail failed failure failing faulty defective late slow overpriced overcharge overcharged
       overcharging pricey expensive costly greedy pushy aggressive hostile unhelpful unresponsive
       ignored ignore ignoring waste wasted wasting worse inferior mediocre bland tasteless stale soggy
-      greasy burnt burned overcooked undercooked raw cold lukewarm salty rubbery tough dry noisy loud
+      greasy burnt burned overcooked undercooked raw  lukewarm salty rubbery tough dry noisy loud
       cramped crowded stuffy smelly smelled stinks stink complain complained complaint complaints
       regret regretted sorry unfortunately unfortunate sadly sad lousy crappy crap sucks sucked suck
       shoddy subpar sub-par amateur amateurish clueless confused confusing inconvenient hassle lame
@@ -69,7 +69,7 @@ const NEGATIVE: Record<number, string> = {
       thawed frozen microwaved reheated canned imitation fake artificial processed unappetizing
       unimpressive unimpressed uninspired uninspiring forgettable boring dull flat lifeless soulless
       sterile tacky cheesy dingy dank dumpy shabby rundown run-down worn grimy sticky stinky smelly
-      cramped claustrophobic deafening blaring uncomfortable cold drafty stuffy hot humid chaotic
+      cramped claustrophobic deafening blaring uncomfortable  drafty stuffy hot humid chaotic
       hectic disorganized disorganised unorganized understaffed overworked slowest slowly forever
       ages eternity waited hungry starving stingy skimpy meager meagre measly tiny puny paltry overpriced
       gouged cheated swindled scammed robbed insulted offended offensive outraged appalled shocked
@@ -79,7 +79,7 @@ const NEGATIVE: Record<number, string> = {
       blah ho-hum so-so underwhelming underwhelmed disappoint disappoints letdown let-down unfortunate
       regrettable pity shame shameful unhappily angrily badly-run bland-tasting overcooked undercooked
       overdone underdone soggy limp greasy salty oversalted over-salted`,
-  1: `small tiny limited missing boring average mediocre ordinary tired expected
+  1: `limited missing boring average mediocre ordinary tired expected
       difficult hard unclear odd strange weird wait waited waiting`,
 };
 

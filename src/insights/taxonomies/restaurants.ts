@@ -161,7 +161,7 @@ export const restaurantsTaxonomy: TaxonomyInput = {
       on point, must try, must-try, go back, come back, return, coming back,
     `),
     negative: list(`
-      skip, just|only ok|okay|fine|average|alright, ok at best, never again, sent it back, sent back, food poisoning,
+      cold, lukewarm, small, tiny, skip, just|only ok|okay|fine|average|alright, ok at best, never again, sent it back, sent back, food poisoning,
       small portions, tiny portions, too salty, too sweet, too loud, too noisy, took forever, never return, never go back,
       not return, good luck,
     `),
