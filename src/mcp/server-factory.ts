@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import { RENDER_WAIT_MS, whenRendered, type Snapshot } from '../snapshot/snapshot.js';
 import { serverInstructions } from './instructions.js';
 import { toolJsonSchema } from './json-schema.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
@@ -54,11 +54,13 @@ export function createServerFactory(deps: McpServerDeps): () => Server {
     });
 
     server.setRequestHandler('tools/list', () => ({ tools: listed }));
-    server.setRequestHandler('tools/call', (request) => {
+    server.setRequestHandler('tools/call', async (request) => {
       const tool = byName.get(request.params.name);
       // MCP 2025-11-25 §Tools, Error Handling: an unknown tool is a protocol error, -32602.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      const outcome = tool.call(request.params.arguments ?? {}, deps.snapshots.current());
+      // Insights are rendered after a snapshot is published; a call right after a change waits for them.
+      const snapshot = await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS);
+      const outcome = tool.call(request.params.arguments ?? {}, snapshot);
       if (!outcome.ok) {
         // No structuredContent on errors: clients validate it against the outputSchema.
         return { content: [{ type: 'text' as const, text: toolErrorJson(outcome) }], isError: true };
@@ -70,9 +72,9 @@ export function createServerFactory(deps: McpServerDeps): () => Server {
     });
 
     server.setRequestHandler('resources/list', () => ({ resources: listedResources }));
-    server.setRequestHandler('resources/read', (request) => {
+    server.setRequestHandler('resources/read', async (request) => {
       const resource = resources.find((r) => r.uri === request.params.uri);
-      const contents = resource ? readDocument(deps.snapshots.current(), resource) : undefined;
+      const contents = resource ? readDocument(await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS), resource) : undefined;
       if (!contents) throw new ResourceNotFoundError(request.params.uri);
       return { contents: [contents] };
     });

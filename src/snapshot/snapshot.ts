@@ -62,6 +62,22 @@ export async function documentOf(snapshot: Snapshot, name: string, timeoutMs: nu
   return snapshot.documents.get(name);
 }
 
+/** How long a request waits for a document still being rendered: longer than a full insights pass. */
+export const RENDER_WAIT_MS = 15_000;
+
+/**
+ * The snapshot once its asynchronous documents are rendered, or after `timeoutMs`, whichever is first:
+ * for transports that read several documents (MCP tools and resources).
+ */
+export async function whenRendered(snapshot: Snapshot, timeoutMs: number): Promise<Snapshot> {
+  if (snapshot.pending.size === 0) return snapshot;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([Promise.allSettled(snapshot.pending.values()), timeout]);
+  clearTimeout(timer);
+  return snapshot;
+}
+
 function newestTimestamp(stamps: Iterable<string | null>): string {
   let best = new Date(0).toISOString();
   let bestMs = Date.parse(best);

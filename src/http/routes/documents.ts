@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceUrls } from '../../domain/urls.js';
-import { documentOf, type Snapshot } from '../../snapshot/snapshot.js';
+import { documentOf, RENDER_WAIT_MS, type Snapshot } from '../../snapshot/snapshot.js';
 import { problemFor, sendProblem } from '../problem.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
@@ -24,9 +24,6 @@ export interface DocumentRoute {
   negotiate?: (request: FastifyRequest) => string;
   tags: string[];
 }
-
-// Longer than a full insights analysis of a typical business; short enough for a client's timeout.
-const PENDING_WAIT_MS = 15_000;
 
 /** A whole document served from the snapshot's precomputed bytes. */
 export function registerDocumentRoute(
@@ -51,7 +48,7 @@ export function registerDocumentRoute(
     },
     handler: async (request, reply) => {
       // A document still being rendered (insights after a change) is worth a short wait.
-      const doc = await documentOf(deps.snapshots.current(), route.document, PENDING_WAIT_MS);
+      const doc = await documentOf(deps.snapshots.current(), route.document, RENDER_WAIT_MS);
       if (!doc) {
         reply.header('Retry-After', '2');
         return sendProblem(reply, problemFor('unavailable', `${route.url} is being computed for the latest data; retry shortly.`));
