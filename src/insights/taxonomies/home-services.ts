@@ -87,6 +87,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         profanity, argued, argumentative, grumpy, surly, nasty, creepy, cocky, short with, rolled his|her eyes, attitude problem,
         bad attitude, could not be bothered, in a hurry to leave, unfriendly, worst customer service,
         bad|poor|terrible|horrible|awful customer service,
+        snapping, snaps at, swore at, yelled at,
       `),
       exclude: list(`
         up on his|her|their phone, looking .. up on his|her phone,
@@ -124,6 +125,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         followed up, follow up, listened, communicative, easy to reach, picks|picked up on the first, picks|picked up the phone,
         answered the phone, let me|us know, let me|us decide, in my inbox, laid out .. options, went over .. options,
         plain english, called me personally,
+        let me|us pick|choose, options with prices, quick|fast|prompt to respond|reply|answer|call, survey, follow-up email|survey|call|text,
       `),
       negative: list(`
         never called, never call, zero reply|replies|response|responses,
@@ -147,6 +149,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         bill|bills|invoice|invoices .. already paid, took .. #DURATION|week|weeks|month to send|call|respond|reply|hear,
         took .. #DURATION|week|weeks|month|forever to get back, would not explain, did not explain, could not tell me,
         could not explain,
+        nobody|no one bothered to tell|call|let, never sent|emailed|mailed, still waiting on|for the refund|callback|call|quote|estimate|invoice|paperwork|permit|report,
       `),
       neutral: list(`
         i will see if they do, we will see if they, i'll see if they do,
@@ -189,6 +192,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         twice|double|triple what, wanted #MONEY, still charged, #MONEY ... just to tell|look|come, fee that nobody,
         fee .. until the invoice, did not mention .. fee|fees|charge|cost, charged for two|three|#NUM hours, higher than,
         more than i|we hoped|expected|wanted|budgeted|thought, paid for .. did not need, part|parts we did not need,
+        #MONEY ... just to show|walk|diagnose|come, one price .. another, different price|prices, price changed, changed the price,
       `),
       neutral: list(`
         going rate, normal for, standard for, typical for, average for, seemed normal|standard|typical|average|fine, about right,
@@ -202,6 +206,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         fair share, to be fair, free time, feel free, the final invoice, cheap builder-grade,
         cheap brand|parts|part|unit|units|fixtures|materials, free estimate, wasting money on, fairly new, low pressure,
         low flow, running low, saved us from, crazy how|that, charged me for it,
+        need|needed the|a .. expensive, waiting on|for the refund, refund they promised,
       `),
     },
     {
@@ -239,6 +244,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         in and out, efficient, efficiently, quick, quickly, fast, worked fast, done right, did it right, working right, like new,
         looks|look great|amazing|perfect|neat|clean|good|beautiful, looks neat, neatly, bill dropped, bill went down,
         smells fresher, smells better, much better, solved, resolved, took care of, no more leak|leaks|drip|noise,
+        like a champ, like a dream, tested|checked|inspected ... every|each,
       `),
       negative: list(`
         sloppy, shoddy, water pressure is still, still terrible|bad|awful|horrible, lumpy, bumpy, obvious patch, cracking,
@@ -305,6 +311,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         hauled|carried|took away|off .. old, hauled the old .. off|away, hauled away, removed the old, cleaner than, no mess,
         left no mess, did not leave a mess, without leaving a mess, left the place|house|area|kitchen|basement|bathroom clean,
         could not even tell .. been, could not tell .. been, clean, neat, respectful of our home|house, picked up after,
+        floor protection, protected, protection,
       `),
       negative: list(`
         mess, messy, cigarette, cigarettes, butts, cigarette butts, clippings, scraps, shavings,
@@ -343,6 +350,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         pinpointed, tracked down, spotted, noticed, identified, troubleshot, spot on, really knows, clearly knew, experienced,
         seasoned, knowledge, other companies could not|had|gave, others could not|had,
         two|three|four|several other companies|plumbers|electricians|techs, given up on, answer|answered every question,
+        by heart, knew every|each,
       `),
       negative: list(`
         misdiagnosed, hoping .. would fix|work, hoping one, throwing parts, trial and error, knew|know less than,
@@ -355,6 +363,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         could not find|diagnose, could not tell me why, never figured, kept calling .. for help, had to call someone,
         seemed inexperienced|lost|confused, another company|plumber|electrician|contractor|tech fixed|repaired, wrong part,
         wrong diagnosis, googling, youtube, learning on, no clue, had no clue,
+        had to call .. to figure|ask, seemed .. lost|confused|unsure|clueless|overwhelmed,
       `),
       neutral: list(`
         been doing ... for #DURATION, been doing ... for about|over|almost|nearly,
@@ -401,6 +410,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         from #CLOCK to #CLOCK with, could not get .. out|in|appointment, took forever to get, forever to get on,
         quoted #DURATION .. took, took seven|six|five|eight weeks, and it took #NUM|seven|six|five|eight, no availability,
         not available, first available, could not come,
+        pushed to|back, pushed it|us back, end of the month|week, earliest they could, days|weeks|months to get,
       `),
       neutral: list(`
         could do thursday|friday|monday|tuesday|wednesday|saturday|sunday, booked for, the following monday|tuesday|week,
@@ -411,6 +421,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         right away .. text|email|call, confirmation text right away, reminder, reminders, when i booked, appointment was at,
         for an? #CLOCK appointment, appointment window, appointment reminders,
         emailed|sent|texted|inbox ... same day|evening|night, for a|an #CLOCK appointment, responded .. within,
+        email|emailed|survey|call ... next day,
       `),
     },
     {
@@ -450,6 +461,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         charged me|us for #NUM hours, for two|three hours of labor, was here for #DURATION, under warranty .. billed|charged,
         billed me|us for it, misled, misleading, not honest, can not trust, do not trust, bait and switch, took advantage,
         said we needed a new,
+        turned out to be false|untrue|a lie|wrong|unnecessary, false, untrue, refund .. promised, promised .. refund, one price .. another,
       `),
       exclude: list(`
         honestly, to be honest, in all honesty, more problems since, no more problems,
