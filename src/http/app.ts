@@ -73,6 +73,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
         { name: 'datasets', description: 'Whole documents, precomputed per data change.' },
         { name: 'reviews', description: 'Search and lookup.' },
         { name: 'feeds', description: 'JSON Feed 1.1 and Atom 1.0 of the 50 newest reviews; WebSub topics.' },
+        { name: 'websub', description: 'The WebSub hub: push notifications of the three topics.' },
+        { name: 'mcp', description: 'Model Context Protocol over streamable HTTP, for AI assistants.' },
       ],
     },
     transform: createJsonSchemaTransform({}),

@@ -7,6 +7,7 @@ import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { createLegacyHandler, jsonRpcError, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
 import { createModernToolCalls } from './modern-tool-calls.js';
+import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
 import { createServerFactory, TOOL_NAMES } from './server-factory.js';
 import type { McpSessionStore } from './session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
@@ -114,40 +115,39 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     // The SDK reads JSON-RPC itself: a body that is not JSON is a JSON-RPC parse error, not a problem.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.route({
-      method: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'],
-      url: '/mcp',
-      schema: { hide: true },
-      handler: async (request, reply) => {
-        let parsedBody: unknown;
-        if (request.method === 'POST') {
-          if (!isJsonContentType(request.headers['content-type'] ?? null)) {
-            return sendAnswer(reply, jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
-          }
-          try {
-            parsedBody = JSON.parse((request.body as Buffer | undefined)?.toString('utf8') ?? '');
-          } catch {
-            return sendAnswer(reply, jsonRpcError(400, -32700, 'Parse error: Invalid JSON'));
-          }
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      let parsedBody: unknown;
+      if (request.method === 'POST') {
+        if (!isJsonContentType(request.headers['content-type'] ?? null)) {
+          return sendAnswer(reply, jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json'));
         }
-        let web: Request | undefined;
-        const http: LegacyHttpRequest = {
-          method: request.method,
-          header: (name) => {
-            const value = request.headers[name];
-            return Array.isArray(value) ? value.join(', ') : value;
-          },
-          web: () => (web ??= webRequest(request)),
-        };
-        const era = plainLegacy(request, parsedBody) ? 'legacy' : claimsModern(parsedBody) ? 'modern' : undefined;
-        if (era === 'legacy' || (era === undefined && (await isLegacyRequest(http.web(), parsedBody)))) {
-          return sendAnswer(reply, await legacy.handle(http, parsedBody));
+        try {
+          parsedBody = JSON.parse((request.body as Buffer | undefined)?.toString('utf8') ?? '');
+        } catch {
+          return sendAnswer(reply, jsonRpcError(400, -32700, 'Parse error: Invalid JSON'));
         }
-        const toolCall = era === 'modern' ? modernToolCalls.accepts(http.header, parsedBody) : undefined;
-        if (toolCall) return sendAnswer(reply, await modernToolCalls.handle(toolCall));
-        return sendResponse(reply, await modern.fetch(http.web(), { parsedBody }));
-      },
-    });
+      }
+      let web: Request | undefined;
+      const http: LegacyHttpRequest = {
+        method: request.method,
+        header: (name) => {
+          const value = request.headers[name];
+          return Array.isArray(value) ? value.join(', ') : value;
+        },
+        web: () => (web ??= webRequest(request)),
+      };
+      const era = plainLegacy(request, parsedBody) ? 'legacy' : claimsModern(parsedBody) ? 'modern' : undefined;
+      if (era === 'legacy' || (era === undefined && (await isLegacyRequest(http.web(), parsedBody)))) {
+        return sendAnswer(reply, await legacy.handle(http, parsedBody));
+      }
+      const toolCall = era === 'modern' ? modernToolCalls.accepts(http.header, parsedBody) : undefined;
+      if (toolCall) return sendAnswer(reply, await modernToolCalls.handle(toolCall));
+      return sendResponse(reply, await modern.fetch(http.web(), { parsedBody }));
+    };
+    // POST and DELETE are the transport's operations (documented); the others answer 405 the SDK's way.
+    scope.post('/mcp', { schema: mcpPostSchema }, handler);
+    scope.delete('/mcp', { schema: mcpDeleteSchema }, handler);
+    scope.route({ method: ['GET', 'PUT', 'PATCH'], url: '/mcp', schema: { hide: true }, handler });
   });
 
   app.addHook('onClose', async () => {

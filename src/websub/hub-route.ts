@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intent } from '../domain/websub-ports.js';
 import { rejectOtherMethods } from '../http/routes/methods.js';
@@ -22,6 +23,29 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
   return reply.code(status).type('text/plain; charset=utf-8').header('Cache-Control', 'no-store').send(`${text}\n`);
 }
 
+const text = (description: string) => ({ description, content: { 'text/plain': { schema: z.string() } } });
+
+/** The OpenAPI description of the hub, from the same schema the handler validates with. */
+function hubOpenApiSchema(body: HubRequestSchema) {
+  return {
+    operationId: 'websubHub',
+    summary: 'WebSub hub: subscribe or unsubscribe',
+    description:
+      'W3C WebSub hub (§5.1). Topics: /feed.xml, /api/feed.json, /reviews.json. The callback must be an https: URL; it is verified asynchronously with a GET carrying hub.challenge, which it must echo with a 2xx.',
+    tags: ['websub'],
+    consumes: ['application/x-www-form-urlencoded'],
+    body,
+    response: {
+      202: text('Accepted: verification of intent follows, after this response.'),
+      400: text(
+        'Invalid request (missing field, bad mode, non-https callback, unknown topic, secret of 200 bytes or more, bad lease); nothing stored.',
+      ),
+      415: text('The body must be application/x-www-form-urlencoded.'),
+      429: text('Too many subscription requests from this address; see Retry-After.'),
+    },
+  };
+}
+
 /**
  * POST /api/websub/hub (WebSub §5.1, contract §6): 202 and verification afterwards, or 400 with the
  * reasons in plain text (§5.1.3: hubs SHOULD describe the error as plain text) and nothing stored.
@@ -37,7 +61,7 @@ export function hubRoutePlugin(deps: HubRouteDeps) {
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, _body, done) => done(null, UNSUPPORTED));
 
       scope.post(HUB_PATH, {
-        schema: { hide: true },
+        schema: hubOpenApiSchema(deps.schema),
         bodyLimit: BODY_LIMIT,
         onRequest: (request, reply, done) => {
           const decision = deps.limiter.take(request.ip);
