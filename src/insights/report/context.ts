@@ -59,3 +59,11 @@ export function listing(items: readonly string[]): string {
 export function percent(part: number, whole: number): string {
   return whole === 0 ? '0%' : `${Math.round((100 * part) / whole)}%`;
 }
+
+/**
+ * Ties broken by UTF-16 code units, never by locale: replicas with different ICU locales must render
+ * the same bytes (one ETag per snapshot).
+ */
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

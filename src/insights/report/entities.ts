@@ -1,7 +1,7 @@
 import type { Business } from '../../domain/business.js';
 import type { Mentions } from '../../domain/review.js';
 import type { EntitiesSection, EntityInsight } from '../schema.js';
-import { addPolarity, emptyCounts, polarityOf, reviewPolarity, round, type ReportContext } from './context.js';
+import { byCodeUnit, addPolarity, emptyCounts, polarityOf, reviewPolarity, round, type ReportContext } from './context.js';
 
 type Kind = keyof Mentions;
 interface CatalogEntry {
@@ -65,13 +65,13 @@ function buildKind(ctx: ReportContext, kind: Kind, catalog: readonly CatalogEntr
       average_rating: mentions === 0 ? null : round(ratingSum / mentions),
       sentiment: { positive, neutral, negative, score },
       top_aspects: [...aspectCounts]
-        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
         .slice(0, TOP_ASPECTS)
         .map(([id]) => id),
       review_ids: reviewIds,
     });
   }
-  return out.sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
+  return out.sort((a, b) => b.mentions - a.mentions || byCodeUnit(a.name, b.name));
 }
 
 /** People named as staff who are not in the catalog (by name, alias or first name). */
@@ -100,7 +100,7 @@ function staffCandidates(ctx: ReportContext, business: Business): EntitiesSectio
   }
   return [...byName.values()]
     .map((e) => ({ name: e.name, mentions: e.review_ids.length, review_ids: e.review_ids, evidence: e.evidence }))
-    .sort((a, b) => b.mentions - a.mentions || a.name.localeCompare(b.name));
+    .sort((a, b) => b.mentions - a.mentions || byCodeUnit(a.name, b.name));
 }
 
 export function buildEntities(ctx: ReportContext, business: Business): EntitiesSection {

@@ -1,6 +1,6 @@
 import type { Business } from '../../domain/business.js';
 import type { AspectInsight, EntitiesSection, FaqEntry } from '../schema.js';
-import { listing, MIN_EVIDENCE, percent, plural, type ReportContext } from './context.js';
+import { byCodeUnit, listing, MIN_EVIDENCE, percent, plural, type ReportContext } from './context.js';
 
 /** Ways to state the counts; picked by aspect position so neighbouring answers do not read alike. */
 const COUNT_FORMS: Array<(a: AspectInsight, topic: string) => string> = [
@@ -51,7 +51,7 @@ function aspectAnswer(a: AspectInsight, index: number): string {
 function whoToAskFor(entities: EntitiesSection): FaqEntry {
   const liked = entities.technicians
     .filter((t) => t.mentions >= 2 && t.sentiment.positive > t.sentiment.negative)
-    .sort((a, b) => b.sentiment.positive - a.sentiment.positive || b.sentiment.score - a.sentiment.score || a.name.localeCompare(b.name))
+    .sort((a, b) => b.sentiment.positive - a.sentiment.positive || b.sentiment.score - a.sentiment.score || byCodeUnit(a.name, b.name))
     .slice(0, 2);
   const question = 'Who should I ask for?';
   if (liked.length === 0) {

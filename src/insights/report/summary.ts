@@ -1,5 +1,5 @@
 import type { AspectInsight, Summary } from '../schema.js';
-import { listing, MIN_EVIDENCE, plural, round, type ReportContext } from './context.js';
+import { byCodeUnit, listing, MIN_EVIDENCE, plural, round, type ReportContext } from './context.js';
 
 const MAX_LISTED = 3;
 
@@ -37,8 +37,8 @@ export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight
     };
   }
   const average = round(ctx.items.reduce((s, i) => s + i.review.rating, 0) / n, 1);
-  const strengths = aspects.filter(isStrength).sort((a, b) => b.positive - a.positive || b.score - a.score || a.id.localeCompare(b.id));
-  const weaknesses = aspects.filter(isWeakness).sort((a, b) => b.negative - a.negative || a.score - b.score || a.id.localeCompare(b.id));
+  const strengths = aspects.filter(isStrength).sort((a, b) => b.positive - a.positive || b.score - a.score || byCodeUnit(a.id, b.id));
+  const weaknesses = aspects.filter(isWeakness).sort((a, b) => b.negative - a.negative || a.score - b.score || byCodeUnit(a.id, b.id));
   const top = strengths.slice(0, MAX_LISTED);
   const low = weaknesses.slice(0, MAX_LISTED);
 

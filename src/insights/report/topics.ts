@@ -1,5 +1,5 @@
 import type { Topic } from '../schema.js';
-import { round, type ReportContext } from './context.js';
+import { byCodeUnit, round, type ReportContext } from './context.js';
 
 const MAX_TOPICS = 15;
 const MIN_MENTIONS = 2;
@@ -28,6 +28,6 @@ export function buildTopics(ctx: ReportContext): Topic[] {
       score: round(e.signs.reduce((a, b) => a + b, 0) / e.signs.length),
       review_ids: e.reviewIds,
     }))
-    .sort((a, b) => b.mentions - a.mentions || a.phrase.localeCompare(b.phrase))
+    .sort((a, b) => b.mentions - a.mentions || byCodeUnit(a.phrase, b.phrase))
     .slice(0, MAX_TOPICS);
 }
