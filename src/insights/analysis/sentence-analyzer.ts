@@ -27,6 +27,7 @@ interface Opinion {
 }
 
 const POLAR_CUE_WEIGHT = 2;
+const NEUTRAL_HOLDS = 3;
 const NEGATION_WINDOW = 3;
 /** Default neutral band: below this much evidence an opinion is too faint to call. */
 export const DEFAULT_NEUTRAL_BAND = 0.3;
@@ -166,8 +167,11 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
     }
     const onlyNeutral =
       list.every((m) => m.payload.kind === 'neutral' || m.payload.kind === 'cue') && list.some((m) => m.payload.kind === 'neutral');
+    // A neutral cue ("late but called ahead", "about the going rate") says the writer weighed both
+    // sides: it holds unless the evidence the other way is strong.
+    const anyNeutral = list.some((m) => m.payload.kind === 'neutral');
     let polarity = toPolarity(score, band);
-    if (onlyNeutral && Math.abs(score) < 2) polarity = 'neutral';
+    if ((onlyNeutral && Math.abs(score) < 2) || (anyNeutral && Math.abs(score) < NEUTRAL_HOLDS)) polarity = 'neutral';
     else if (polarity === 'neutral' && !onlyNeutral && compiled.taxonomy.default_polarity === 'positive' && Math.abs(score) <= band)
       polarity = 'positive';
     aspects.push({ aspect, polarity, score });

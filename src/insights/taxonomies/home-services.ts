@@ -48,6 +48,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
       `),
       neutral: list(`
         a little after #CLOCK, hour early ... pajamas,
+        late but called|texted|phoned|let|gave, late but .. texted|called ahead,
       `),
       exclude: list(`
         late night|afternoon|evening|morning|summer|spring|fall|winter|fee|fees|charge, late-night, the late, lately, of late,
@@ -157,6 +158,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
       exclude: list(`
         no question, no questions asked, without question, five stars, called at #CLOCK, call them, called them,
         let me know .. running late|behind, let us know .. running late|behind, when i booked,
+        photos|pictures|video ... show, late but .. texted|called ahead, texted|called ahead,
       `),
     },
     {
@@ -177,6 +179,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         matched the quote|estimate, exactly what they|he quoted, exactly what was quoted, charged exactly what,
         the price they quote, under budget, came in under, saved us|me, honored the|their price|quote, applied to the repair,
         good price, great price, great prices, good prices, fair price, fair prices, transparent, itemized,
+        get what you pay for, you get what you pay for,
       `),
       negative: list(`
         overcharged, parts|work .. never installed|done|used|performed, charged for parts|work .. never,
@@ -193,12 +196,14 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         fee .. until the invoice, did not mention .. fee|fees|charge|cost, charged for two|three|#NUM hours, higher than,
         more than i|we hoped|expected|wanted|budgeted|thought, paid for .. did not need, part|parts we did not need,
         #MONEY ... just to show|walk|diagnose|come, one price .. another, different price|prices, price changed, changed the price,
+        quote|quoted|estimate|estimated ... #MONEY ... charged|billed|bill|paid|invoice|total|came ... #MONEY,
       `),
       neutral: list(`
         going rate, normal for, standard for, typical for, average for, seemed normal|standard|typical|average|fine, about right,
         about average, no way of knowing, middle of the, in line with, standard rate, typical, did not overcharge, undercharge,
         undercharged, about what .. charge|charges|charged, same as everyone|everybody|others, comparable to, good for #DURATION,
         applied to the repair if, was #MONEY ,, is #MONEY ,,
+        what most|everyone|other|others .. charge|charges, what most places|companies charge,
       `),
       exclude: list(`
         quoted #DURATION, quoted us #DURATION, charge of, in charge, took charge, free of charge, under warranty,
@@ -245,6 +250,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         looks|look great|amazing|perfect|neat|clean|good|beautiful, looks neat, neatly, bill dropped, bill went down,
         smells fresher, smells better, much better, solved, resolved, took care of, no more leak|leaks|drip|noise,
         like a champ, like a dream, tested|checked|inspected ... every|each,
+        stayed|stays|has stayed clear|flowing|dry, stayed clear,
       `),
       negative: list(`
         sloppy, shoddy, water pressure is still, still terrible|bad|awful|horrible, lumpy, bumpy, obvious patch, cracking,
@@ -283,6 +289,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         the work|repair|job|install|installation .. was|is fine|ok|okay|alright, itself was fine|ok|okay,
         see if .. holds|lasts|works, give it .. and see, we will see, wait and see, hope it lasts|holds, too early to tell,
         remains to be seen, we will see how, see how .. holds up, for now, last legs,
+        not sure ... difference|working|helping|doing anything, making a difference, if .. making a difference,
       `),
       exclude: list(`
         photos|pictures|video of the .. cracked|broken|damaged|corroded, came back .. clean, not working .. before|when|so,
@@ -312,6 +319,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         left no mess, did not leave a mess, without leaving a mess, left the place|house|area|kitchen|basement|bathroom clean,
         could not even tell .. been, could not tell .. been, clean, neat, respectful of our home|house, picked up after,
         floor protection, protected, protection,
+        did not leave a|any speck|trace|bit|mess, left no trace|mess, not a speck of dirt|dust,
       `),
       negative: list(`
         mess, messy, cigarette, cigarettes, butts, cigarette butts, clippings, scraps, shavings,
@@ -395,6 +403,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         worked around my|our schedule, came out the same, before #CLOCK, could come|came today|tonight|tomorrow,
         called monday|tuesday|wednesday|thursday|friday|saturday|sunday,
         called ... fixed|came|here|out ... monday|tuesday|wednesday|thursday|friday|saturday|sunday, right away, immediately,
+        at our|my house|home|place within|in #DURATION,
       `),
       negative: list(`
         booked out, cancel, cancel on us|me, canceled|cancelled on us|me, short staffed, short-staffed, understaffed,
@@ -414,6 +423,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
       `),
       neutral: list(`
         could do thursday|friday|monday|tuesday|wednesday|saturday|sunday, booked for, the following monday|tuesday|week,
+        offered ?us monday|tuesday|wednesday|thursday|friday|saturday|sunday,
       `),
       exclude: list(`
         call|callback ... still waiting, scheduled me,
