@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Review } from '../../src/domain/review.js';
 import { fixtureImportDocument, MARKERS, UNPUBLISHED_IDS, writeFixtureImportFile } from '../support/fixture.js';
 import { ordered, publishedReviews } from '../http/expected.js';
-import { buildOnce, ROOT } from './build.js';
+import { ensureBuilt, PACKAGE_ROOT as ROOT } from '../support/build.js';
 import { cliEnv, runCli, startServer, stopAll, type CliResult, type ServerProcess } from './processes.js';
 
 /**
@@ -55,7 +55,7 @@ beforeAll(async () => {
   tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'rds-e2e-cli-'));
   // A fixed public origin (never contacted), so that servers on different ports print the same bytes.
   env = cliEnv({ DATABASE_URL: `sqlite:${path.join(tmp, 'db.sqlite')}`, BASE_URL });
-  await buildOnce();
+  await ensureBuilt();
 }, 180_000);
 
 afterAll(async () => {

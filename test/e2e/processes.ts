@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { CLI, ROOT } from './build.js';
+import { CLI, PACKAGE_ROOT as ROOT } from '../support/build.js';
 
 export interface CliResult {
   code: number | null;

@@ -1,12 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
 import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The built CLI; REVIEW_DATA_CLI points the tests at another build (e.g. one made from a clean checkout). */
-export const CLI = process.env.REVIEW_DATA_CLI ?? path.join(PACKAGE_ROOT, 'dist', 'cli', 'index.js');
+import { CLI, PACKAGE_ROOT } from './build.js';
 
 /** A free TCP port on 127.0.0.1 (the OS picks; a tiny race with other processes is acceptable in tests). */
 export function freePort(): Promise<number> {
@@ -114,38 +108,4 @@ export function runCli(
   });
 }
 
-async function newestMtime(dir: string): Promise<number> {
-  let newest = 0;
-  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
-    newest = Math.max(newest, (await fs.stat(path.join(entry.parentPath, entry.name))).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds dist/ (`npm run build`) when it is missing or older than src/; tests spawn the built CLI. */
-export async function ensureBuilt(timeoutMs = 180_000): Promise<void> {
-  if (process.env.REVIEW_DATA_CLI) return;
-  // Incremental builds rewrite only changed outputs; the build info is written on every build.
-  const mtime = (f: string) =>
-    fs.stat(f).then(
-      (st) => st.mtimeMs,
-      () => 0,
-    );
-  const cliTime = await mtime(CLI);
-  const built = cliTime === 0 ? 0 : Math.max(cliTime, await mtime(path.join(PACKAGE_ROOT, 'dist', '.tsbuildinfo')));
-  if (built > (await newestMtime(path.join(PACKAGE_ROOT, 'src')))) return;
-  const tsc = path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(t);
-      resolve({ code, out });
-    });
-  });
-  if (result.code !== 0) throw new Error(`npm run build failed (${result.code}):\n${result.out}`);
-}
+export { CLI, ensureBuilt, PACKAGE_ROOT } from './build.js';

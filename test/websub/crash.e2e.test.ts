@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,15 +9,13 @@ import type { ReviewStore } from '../../src/domain/ports.js';
 import { importFiles } from '../../src/import/import-files.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
+import { CLI, ensureBuilt } from '../support/build.js';
 import { freePort, review, seedDataset, type TestReview } from './support/test-hub-server.js';
 import { makeTestPki } from './support/test-pki.js';
 import { TestSubscriber } from './support/test-subscriber.js';
 
 // The durable outbox across a kill -9 of a real server process (contract §6: a crash loses nothing;
 // after a restart every active subscriber gets the latest content of a change made before it).
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CLI = path.join(ROOT, 'dist/cli/index.js');
 
 let dir: string;
 let sub: TestSubscriber;
@@ -72,7 +70,7 @@ async function kill9(): Promise<void> {
 const body = async (p: string) => Buffer.from(await (await fetch(`${baseUrl}${p}`)).arrayBuffer());
 
 beforeAll(async () => {
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore', timeout: 180_000 });
+  await ensureBuilt();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'websub-crash-'));
   const pki = makeTestPki(dir);
   sub = await new TestSubscriber(pki).start();
