@@ -232,16 +232,20 @@ function report(comparisons: Comparison[], starts: Startup[]): string {
       (c) =>
         `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
     ),
-    '',
-    '| reviews | import | spawn → first 200 (median, max) | spawn → "listening" log (median) | server CPU at first 200 (median) | target | |',
-    '|---:|---:|---:|---:|---:|---:|---|',
-    ...starts.map((s) => {
-      const ok = median(s.firstOkMs);
-      const listening = s.listeningMs.filter((x): x is number => x !== null);
-      const cpu = s.cpuMs.filter((x): x is number => x !== null);
-      const orNa = (xs: number[]) => (xs.length ? `${fmt(median(xs))} ms` : 'n/a');
-      return `| ${fmt(s.size)} | ${fmt(s.importMs / 1000, 1)} s | ${fmt(ok)} ms, ${fmt(Math.max(...s.firstOkMs))} ms | ${orNa(listening)} | ${orNa(cpu)} | < ${fmt(s.target)} ms | ${ok < s.target ? 'met' : '**missed**'} |`;
-    }),
+    ...(starts.length === 0
+      ? []
+      : [
+          '',
+          '| reviews | import | spawn → first 200 (median, max) | spawn → "listening" log (median) | server CPU at first 200 (median) | target | |',
+          '|---:|---:|---:|---:|---:|---:|---|',
+          ...starts.map((s) => {
+            const ok = median(s.firstOkMs);
+            const listening = s.listeningMs.filter((x): x is number => x !== null);
+            const cpu = s.cpuMs.filter((x): x is number => x !== null);
+            const orNa = (xs: number[]) => (xs.length ? `${fmt(median(xs))} ms` : 'n/a');
+            return `| ${fmt(s.size)} | ${fmt(s.importMs / 1000, 1)} s | ${fmt(ok)} ms, ${fmt(Math.max(...s.firstOkMs))} ms | ${orNa(listening)} | ${orNa(cpu)} | < ${fmt(s.target)} ms | ${ok < s.target ? 'met' : '**missed**'} |`;
+          }),
+        ]),
   ];
   return lines.join('\n');
 }
