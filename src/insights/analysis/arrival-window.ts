@@ -71,6 +71,17 @@ export function arrivalAgainstWindow(tokens: readonly Token[], from: number, to:
       afterWindow = i + 3;
     }
   }
+  // An arrival before the appointment time it names: "here at 7:58 for an 8:00 appointment".
+  if (!window) {
+    for (let i = from; i < to - 3; i++) {
+      const arrived = clock(tokens[i]?.lower ?? '');
+      if (arrived === undefined || !/^\d/.test(tokens[i]?.lower ?? '') || tokens[i + 1]?.norm !== 'for') continue;
+      const k = ['a', 'an'].includes(tokens[i + 2]?.norm ?? '') ? i + 3 : i + 2;
+      const booked = clock(tokens[k]?.lower ?? '');
+      if (booked === undefined) continue;
+      return arrived <= booked + 0.1 ? 2 : -2 - Math.min(2, arrived - booked);
+    }
+  }
   // A promised single time counts as a narrow window: "supposed to come at 1 ... there at 5".
   if (!window) {
     for (let i = from; i < to - 1; i++) {

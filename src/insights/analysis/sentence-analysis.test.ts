@@ -58,6 +58,8 @@ describe('implicit aspects and domain cues', () => {
     expect(aspects('They said between 12 and 4, and nobody showed up until 6:30.').punctuality).toBe('negative');
     expect(aspects('Had a 9-11 window, he came at 10:15 and was done by noon.').punctuality).toBe('positive');
     expect(aspects('We were told 10 to 2 and he rolled up at 4:45 without a word.').punctuality).toBe('negative');
+    expect(aspects('Eric was here at 7:58 for an 8:00 appointment.').punctuality).toBe('positive');
+    expect(aspects('He was supposed to come at 1 and texted at 3 saying he would be there at 5.').punctuality).toBe('negative');
   });
 
   it('finds price in a quote that was not honoured (wink MONEY)', () => {

@@ -89,6 +89,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         bad attitude, could not be bothered, in a hurry to leave, unfriendly, worst customer service,
         bad|poor|terrible|horrible|awful customer service,
         snapping, snaps at, swore at, yelled at,
+        personal phone calls, personal calls, on personal,
       `),
       exclude: list(`
         up on his|her|their phone, looking .. up on his|her phone,
@@ -103,6 +104,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
       question: 'Do they keep you informed?',
       cues: list(`
         communication, communicate, communicated, communicating, communicative, update, updates, voicemail, voicemails,
+        straight answer, straight answers,
       `),
       positive: list(`
         explain, knew what was happening|going on, what was happening and why, every step of the way,
@@ -127,6 +129,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         answered the phone, let me|us know, let me|us decide, in my inbox, laid out .. options, went over .. options,
         plain english, called me personally,
         let me|us pick|choose, options with prices, quick|fast|prompt to respond|reply|answer|call, survey, follow-up email|survey|call|text,
+        invoice|bill|estimate|quote was|is clear|detailed|itemized,
       `),
       negative: list(`
         never called, never call, zero reply|replies|response|responses,
@@ -151,6 +154,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         took .. #DURATION|week|weeks|month|forever to get back, would not explain, did not explain, could not tell me,
         could not explain,
         nobody|no one bothered to tell|call|let, never sent|emailed|mailed, still waiting on|for the refund|callback|call|quote|estimate|invoice|paperwork|permit|report,
+        impossible to get|reach|talk, no straight answer|answers, never a straight answer,
       `),
       neutral: list(`
         i will see if they do, we will see if they, i'll see if they do,
@@ -197,6 +201,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         more than i|we hoped|expected|wanted|budgeted|thought, paid for .. did not need, part|parts we did not need,
         #MONEY ... just to show|walk|diagnose|come, one price .. another, different price|prices, price changed, changed the price,
         quote|quoted|estimate|estimated ... #MONEY ... charged|billed|bill|paid|invoice|total|came ... #MONEY,
+        for what turned out to be, #MONEY for a|what .. loose|simple|minor|little|tiny, charged us|me for #DURATION, only here for #DURATION,
       `),
       neutral: list(`
         going rate, normal for, standard for, typical for, average for, seemed normal|standard|typical|average|fine, about right,
@@ -204,6 +209,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         undercharged, about what .. charge|charges|charged, same as everyone|everybody|others, comparable to, good for #DURATION,
         applied to the repair if, was #MONEY ,, is #MONEY ,,
         what most|everyone|other|others .. charge|charges, what most places|companies charge,
+        about the same as, similar to the other|others,
       `),
       exclude: list(`
         quoted #DURATION, quoted us #DURATION, charge of, in charge, took charge, free of charge, under warranty,
@@ -234,7 +240,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         works like a charm, like a charm, solid work, professional job, quality job, excellent work, great craftsmanship,
         craftsmanship, flawlessly, bone dry, stayed|stays|stayed|kept dry|warm|cool|cold, decent work|job,
         decent|solid|good|great|nice work, more hot water|heat|pressure|airflow, double-checked,
-        checked|tested|inspected each|all, wrapped up|done|finished|finished up in|within #DURATION,
+        checked|tested|inspected each|all,
         job|work|install|installation|repair|workmanship|wiring .. beautiful|perfect|flawless|excellent|gorgeous|immaculate|spotless|outstanding|fantastic|amazing,
         run|ran|running|worked|working|works perfectly|flawlessly|great|beautifully, whisper quiet, whisper-quiet, now quiet,
         quiet now, everything works, works now, working now, stays warm|cool|cold|dry, finally warm|cool|dry|working,
@@ -251,6 +257,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         smells fresher, smells better, much better, solved, resolved, took care of, no more leak|leaks|drip|noise,
         like a champ, like a dream, tested|checked|inspected ... every|each,
         stayed|stays|has stayed clear|flowing|dry, stayed clear,
+        wrapped up in|within #DURATION, done|finished in|within #DURATION,
       `),
       negative: list(`
         sloppy, shoddy, water pressure is still, still terrible|bad|awful|horrible, lumpy, bumpy, obvious patch, cracking,
@@ -283,6 +290,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         another plumber fixed, someone else fixed, faulty, defective, can not tell any difference, not tell any difference,
         no difference, lost power,
         broke|failed|leaked|leaking|died|stopped|sparked|quit|clogged|tripped|sparking ... the next day|morning|week,
+        started running|leaking|dripping|clogging|tripping again, toilet .. running|runs, running again within|after, broke a|an,
       `),
       neutral: list(`
         not sure .. doing anything, time will tell, just|only ok|okay|fine|alright|average, is|was ok|okay|alright,
@@ -297,6 +305,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         got back quickly, fast to respond, fixed it for #MONEY, next day appointment, the next day, quick to respond, quickly as,
         came to fix, to fix the|our|my, showed me|us the .. cracked|broken|damaged|corroded|rusted, rushed me|us,
         basement flooded,
+        turned out to be .. loose|simple|minor,
       `),
     },
     {
@@ -359,6 +368,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         seasoned, knowledge, other companies could not|had|gave, others could not|had,
         two|three|four|several other companies|plumbers|electricians|techs, given up on, answer|answered every question,
         by heart, knew every|each,
+        the other company|plumber|guy|tech|electrician could not, other company|companies could not,
       `),
       negative: list(`
         misdiagnosed, hoping .. would fix|work, hoping one, throwing parts, trial and error, knew|know less than,
@@ -372,6 +382,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         seemed inexperienced|lost|confused, another company|plumber|electrician|contractor|tech fixed|repaired, wrong part,
         wrong diagnosis, googling, youtube, learning on, no clue, had no clue,
         had to call .. to figure|ask, seemed .. lost|confused|unsure|clueless|overwhelmed,
+        not seem to know|understand, did not know the difference,
       `),
       neutral: list(`
         been doing ... for #DURATION, been doing ... for about|over|almost|nearly,
@@ -456,6 +467,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         showed me|us .. part|damage|problem|corrosion|crack, took photos|pictures ... to show, to show me|us the damage|problem,
         honored the|their|it warranty|estimate|quote|price, honored it, itemized, written estimate before,
         estimate before any work, refunded, repair|fix .. instead of replacing, more years out of,
+        admitted .. warranty, still under warranty, just needed a|an, only needed a|an, unit|system|furnace|heater|it was fine,
       `),
       negative: list(`
         dishonest, never installed|done|used|performed, parts|work .. never installed|done|used|performed,
@@ -472,6 +484,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         billed me|us for it, misled, misleading, not honest, can not trust, do not trust, bait and switch, took advantage,
         said we needed a new,
         turned out to be false|untrue|a lie|wrong|unnecessary, false, untrue, refund .. promised, promised .. refund, one price .. another,
+        scare|scared|scaring us|me into, scare tactic, did not say anything|a word, did not tell us|me, only here for #DURATION, charged us|me for #DURATION when,
       `),
       exclude: list(`
         honestly, to be honest, in all honesty, more problems since, no more problems,
