@@ -58,7 +58,7 @@ const NEGATIVE: Record<number, string> = {
       lied lie lying liar liars cheated cheat cheating misled misleading deceptive hidden neglected
       forgot forgotten lost leaking leak leaks leaky flooded ruined ruin scratched cracked dented
       stained horrid icky meh ugh yuck dirt unclean uncomfortable unpleasant rushed inattentive
-      inappropriate impossible crashing crashed crashes glitchy buggy lumpy nonexistent non-existent rudely poorly badly wrongly ridiculous absurd excessive exorbitant steep insane horrified
+      inappropriate unexplained vague impossible crashing crashed crashes glitchy buggy lumpy nonexistent non-existent rudely poorly badly wrongly ridiculous absurd excessive exorbitant steep insane horrified
       horrifying overrated overhyped over-rated joke pits drawback drawbacks flavorless flavourless
       tasteless rubber rubbery chewy gummy mushy watery runny oily fatty gristly gristle fishy sour
       bitter burnt charred inconsistent inconsistency intimidating overwhelmed overwhelming gawky

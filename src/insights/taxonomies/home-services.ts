@@ -155,6 +155,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         could not explain,
         nobody|no one bothered to tell|call|let, never sent|emailed|mailed, still waiting on|for the refund|callback|call|quote|estimate|invoice|paperwork|permit|report,
         impossible to get|reach|talk, no straight answer|answers, never a straight answer,
+        nobody|no one could tell|explain|say, handed me|us a|the bill,
       `),
       neutral: list(`
         i will see if they do, we will see if they, i'll see if they do,
@@ -171,7 +172,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
       question: 'Are their prices fair?',
       cues: list(`
         price, prices, priced, pricing, cost, costs, fee, fees, charge, charges, charged, quote, quotes, quoted, estimate,
-        estimates, #MONEY, dollars, bucks, rate, rates, value, financing, coupon, special, deposit, trip charge, diagnostic fee,
+        estimates, #MONEY, dollars, bucks, rate, rates, value, financing, coupon, deposit, trip charge, diagnostic fee,
         service call fee, bill, billed, money,
       `),
       positive: list(`
@@ -202,6 +203,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         #MONEY ... just to show|walk|diagnose|come, one price .. another, different price|prices, price changed, changed the price,
         quote|quoted|estimate|estimated ... #MONEY ... charged|billed|bill|paid|invoice|total|came ... #MONEY,
         for what turned out to be, #MONEY for a|what .. loose|simple|minor|little|tiny, charged us|me for #DURATION, only here for #DURATION,
+        #MONEY ... for a|an ... minute|minutes visit|job|fix|call, vague, miscellaneous charges|fees, unexplained charges|fees|charge|fee,
       `),
       neutral: list(`
         going rate, normal for, standard for, typical for, average for, seemed normal|standard|typical|average|fine, about right,
@@ -218,6 +220,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         cheap brand|parts|part|unit|units|fixtures|materials, free estimate, wasting money on, fairly new, low pressure,
         low flow, running low, saved us from, crazy how|that, charged me for it,
         need|needed the|a .. expensive, waiting on|for the refund, refund they promised,
+        could have charged, handed me|us a|the bill,
       `),
     },
     {
@@ -258,6 +261,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         like a champ, like a dream, tested|checked|inspected ... every|each,
         stayed|stays|has stayed clear|flowing|dry, stayed clear,
         wrapped up in|within #DURATION, done|finished in|within #DURATION,
+        just as good|well, as good as, zero|no issues|problems ... since,
       `),
       negative: list(`
         sloppy, shoddy, water pressure is still, still terrible|bad|awful|horrible, lumpy, bumpy, obvious patch, cracking,
@@ -306,6 +310,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         came to fix, to fix the|our|my, showed me|us the .. cracked|broken|damaged|corroded|rusted, rushed me|us,
         basement flooded,
         turned out to be .. loose|simple|minor,
+        diagnosed|found|spotted|noticed|showed ... cracked|broken|damaged,
       `),
     },
     {
@@ -340,6 +345,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         left .. old ... on|in|outside, left the old, trash, muddy, footprints, grease stains, rust ring, stains,
         did not put anything down, no shoe covers, no booties, no drop cloth|cloths|tarp|tarps, did not clean, never cleaned,
         left full of,
+        left on|in our|my|the porch|lawn|driveway|steps|deck|yard|garage,
       `),
       exclude: list(`
         cleaned and recharged|repaired|fixed|serviced|tuned|lubricated|adjusted, is a mess, was a mess, system .. mess,
@@ -400,7 +406,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         scheduling, availability, booking, calendar,
       `),
       positive: list(`
-        same day, had .. here|there|out by #CLOCK, here by #CLOCK, back|out|here|there in|within under #DURATION,
+        same day, had .. here|there|out by #CLOCK, back|out|here|there in|within under #DURATION,
         come|came out at #CLOCK, through their|the website|app|portal, online in, openings, had .. openings|availability|slots,
         on christmas|thanksgiving|easter|holiday|holidays, christmas eve|day, new year, at our|my door within|in #DURATION,
         at the door within|in #DURATION, here within|in #DURATION, online scheduling|booking, scheduling took, booking took,
@@ -431,6 +437,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         quoted #DURATION .. took, took seven|six|five|eight weeks, and it took #NUM|seven|six|five|eight, no availability,
         not available, first available, could not come,
         pushed to|back, pushed it|us back, end of the month|week, earliest they could, days|weeks|months to get,
+        took #DURATION ... scheduled, took #DURATION .. to get,
       `),
       neutral: list(`
         could do thursday|friday|monday|tuesday|wednesday|saturday|sunday, booked for, the following monday|tuesday|week,
@@ -485,6 +492,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         said we needed a new,
         turned out to be false|untrue|a lie|wrong|unnecessary, false, untrue, refund .. promised, promised .. refund, one price .. another,
         scare|scared|scaring us|me into, scare tactic, did not say anything|a word, did not tell us|me, only here for #DURATION, charged us|me for #DURATION when,
+        vague, miscellaneous charges|fees, unexplained charges|fees, when they cancelled|canceled,
       `),
       exclude: list(`
         honestly, to be honest, in all honesty, more problems since, no more problems,
