@@ -39,12 +39,23 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Every message names its field, so it stands on its own in a list: shared schemas say "must be …",
+ * zod's defaults say "Too big: …" or "… received undefined" (a missing field).
+ */
+function namedMessage(path: (string | number)[], message: string): string {
+  if (path.length === 0) return message;
+  const field = path.map(String).join('.');
+  if (/received undefined$/.test(message)) return `${field} is required`;
+  if (message.startsWith('must ')) return `${field} ${message}`;
+  const name = String(path.at(-1));
+  return message.includes(name) ? message : `${field}: ${message}`;
+}
+
 /** Zod issues in our public form: the path names the parameter or field, the code says what kind. */
 export function toIssues(error: z.ZodError, prefix: (string | number)[] = []): Issue[] {
   return error.issues.map((i) => {
     const path = [...prefix, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
-    // Shared field schemas say "must be …"; name the field so the message stands on its own.
-    const message = i.message.startsWith('must ') && path.length > 0 ? `${String(path.at(-1))} ${i.message}` : i.message;
-    return { path, code: i.code, message };
+    return { path, code: i.code, message: namedMessage(path, i.message) };
   });
 }

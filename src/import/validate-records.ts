@@ -1,6 +1,7 @@
 import { BusinessSchema, type Business } from '../domain/business.js';
 import type { IncomingReview } from '../domain/import-plan.js';
 import { ImportReviewSchema, type ImportReview } from '../domain/import-record.js';
+import { toIssues } from '../domain/errors.js';
 import type { MentionMatcher } from '../domain/mentions.js';
 import type { RawFile } from './raw-records.js';
 
@@ -16,7 +17,8 @@ export interface ImportProblem {
 export function formatProblem(p: ImportProblem): string {
   const where = p.line !== undefined ? `line ${p.line}` : p.record > 0 ? `record ${p.record}` : 'file';
   const id = p.id ? ` (id ${p.id})` : '';
-  const path = p.path ? `${p.path}: ` : '';
+  // Messages name their field already ("rating: Too big …", "author.name is required").
+  const path = p.path && !p.message.includes(p.path) ? `${p.path}: ` : '';
   return `${p.file}: ${where}${id}: ${path}${p.message}`;
 }
 
@@ -37,8 +39,8 @@ export function validateFiles(files: { name: string; raw: RawFile }[], options: 
       const b = BusinessSchema.safeParse(raw.business);
       if (b.success) out.business = b.data;
       else
-        for (const i of b.error.issues)
-          out.problems.push({ file: name, record: 0, path: ['business', ...i.path].join('.'), message: i.message });
+        for (const i of toIssues(b.error, ['business']))
+          out.problems.push({ file: name, record: 0, path: i.path.join('.'), message: i.message });
     }
     for (const r of raw.records) {
       const where = { file: name, record: r.record, ...(r.line !== undefined ? { line: r.line } : {}) };
@@ -46,7 +48,7 @@ export function validateFiles(files: { name: string; raw: RawFile }[], options: 
       const id = typeof idValue === 'string' ? idValue : undefined;
       const parsed = ImportReviewSchema.safeParse(r.value);
       if (!parsed.success) {
-        for (const i of parsed.error.issues)
+        for (const i of toIssues(parsed.error))
           out.problems.push({ ...where, ...(id ? { id } : {}), path: i.path.join('.') || '(record)', message: i.message });
         continue;
       }
