@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { registerErrorHandlers, sendFrameworkError } from './problem.js';
+import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerReviewRoutes } from './routes/reviews.js';
@@ -41,6 +41,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
+    clientErrorHandler,
     forceCloseConnections: 'idle',
   });
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, IssueSchema, type ErrorCode, type Issue } from '../domain/errors.js';
@@ -79,4 +81,25 @@ export function sendFrameworkError(error: FastifyError, _request: FastifyRequest
   // No review id or date is that long (ids are at most 200 characters): there is nothing at this URL.
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(reply, problemFor('not_found', 'No resource at this URL.'));
   return sendProblem(reply, problemFor('invalid_request', 'The URL is not valid: a percent-encoded sequence is malformed.'));
+}
+
+/**
+ * Errors Node's HTTP parser raises before Fastify sees a request (a header block over the size limit,
+ * a malformed request line): answered in the same problem shape, with CORS, then the socket closes.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail =
+    status === 431
+      ? 'The request line or headers are too large; shorten the URL or the headers.'
+      : 'The request could not be parsed as HTTP.';
+  const body = JSON.stringify({ ...problemFor('invalid_request', detail), status, title: STATUS_CODES[status] ?? 'Bad Request' });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
