@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { toIssues } from './domain/errors.js';
+import { z } from 'zod';
 import { ATOM_MEDIA_TYPE, renderAtomFeed } from './feeds/atom.js';
 import { feedReviews } from './feeds/feed-content.js';
 import { JsonFeedSchema } from './feeds/json-feed-schema.js';
@@ -32,14 +34,20 @@ async function loadTaxonomies(file: string | undefined): Promise<Taxonomy[]> {
   try {
     json = JSON.parse(await fs.readFile(file, 'utf8'));
   } catch (e) {
-    throw new Error(`INSIGHTS_TAXONOMY_FILE ${file}: ${(e as Error).message}`, { cause: e });
+    throw new ConfigError(`INSIGHTS_TAXONOMY_FILE ${file}: ${(e as Error).message}`, { cause: e });
   }
   const list = Array.isArray(json) ? json : [json];
   return list.map((t, i) => {
     try {
       return parseTaxonomy(t);
     } catch (e) {
-      throw new Error(`INSIGHTS_TAXONOMY_FILE ${file}: taxonomy ${i + 1} is invalid: ${(e as Error).message}`, { cause: e });
+      const detail =
+        e instanceof z.ZodError
+          ? toIssues(e)
+              .map((issue) => `  ${issue.message}`)
+              .join('\n')
+          : (e as Error).message;
+      throw new ConfigError(`INSIGHTS_TAXONOMY_FILE ${file}: taxonomy ${i + 1} is invalid:\n${detail}`, { cause: e });
     }
   });
 }
