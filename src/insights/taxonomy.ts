@@ -38,6 +38,12 @@ export const TaxonomySchema = z
     sentiment: z
       .object({ positive: z.array(CueSchema).default([]), negative: z.array(CueSchema).default([]) })
       .default({ positive: [], negative: [] }),
+    /**
+     * Cues of the customer's own situation before the service ("our water bill doubled", "the AC died",
+     * "stopped working"): a sentence with one, and no word aimed at the business or the work done, is
+     * a description of the problem, not an opinion, and counts as neutral.
+     */
+    situation: z.array(CueSchema).optional(),
     /** Aspect given to an opinionated sentence no other aspect claims (SemEval's anecdotes/miscellaneous). */
     fallback_aspect: z.string().optional(),
     /** Polarity of an aspect mentioned without any sentiment in its sentence. */
@@ -88,6 +94,7 @@ export function resolveTaxonomy(taxonomy: Taxonomy, known: ReadonlyMap<string, T
       positive: [...parent.sentiment.positive, ...taxonomy.sentiment.positive],
       negative: [...parent.sentiment.negative, ...taxonomy.sentiment.negative],
     },
+    ...(parent.situation || taxonomy.situation ? { situation: [...(parent.situation ?? []), ...(taxonomy.situation ?? [])] } : {}),
     fallback_aspect: taxonomy.fallback_aspect ?? parent.fallback_aspect,
     default_polarity: taxonomy.default_polarity ?? parent.default_polarity,
     neutral_band: taxonomy.neutral_band ?? parent.neutral_band,

@@ -15,7 +15,11 @@ export interface SentimentCue {
   /** Idioms carry their own negation ("couldn't be happier"); domain cues can still be negated. */
   negatable: boolean;
 }
-export type CuePayload = AspectCue | SentimentCue;
+/** A cue of the customer's own problem before the service (see Taxonomy.situation). */
+export interface SituationCue {
+  type: 'situation';
+}
+export type CuePayload = AspectCue | SentimentCue | SituationCue;
 
 /** A taxonomy turned into one matcher; built once per taxonomy and reused for every review. */
 export interface CompiledTaxonomy {
@@ -49,5 +53,7 @@ export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
   for (const cue of taxonomy.sentiment.negative) matcher.add(cue, domainNegative);
   for (const cue of IDIOMS_POSITIVE) matcher.add(cue, idiomPositive);
   for (const cue of IDIOMS_NEGATIVE) matcher.add(cue, idiomNegative);
+  const situation: SituationCue = { type: 'situation' };
+  for (const cue of taxonomy.situation ?? []) matcher.add(cue, situation);
   return { taxonomy, matcher };
 }

@@ -92,3 +92,29 @@ describe('restaurants taxonomy', () => {
     expect(Object.fromEntries(snippetAspects('We went there for my birthday.', food))).toEqual({ 'anecdotes/miscellaneous': 'neutral' });
   });
 });
+
+describe('situation sentences', () => {
+  const score = (text: string): number => analyzeText(text, home).sentences.reduce((s, x) => s + x.score, 0);
+
+  it("treats the customer's own problem before the service as neutral, not as a complaint", () => {
+    for (const text of [
+      'Our water bill doubled and we suspected a hidden leak.',
+      'The AC died in July.',
+      'Our furnace stopped working on a 10-degree night.',
+      'Our water heater started leaking all over the basement floor.',
+    ]) {
+      expect(aspects(text), text).toEqual({});
+      expect(score(text), text).toBe(0);
+    }
+  });
+
+  it('keeps complaints aimed at the business, after the visit or about waiting', () => {
+    expect(aspects('The toilet was still leaking after they left.').quality).toBe('negative');
+    expect(aspects('It took them 3 days to call me back about a gas leak.').communication).toBe('negative');
+    expect(score('The tech broke our faucet handle.')).toBeLessThan(0);
+  });
+
+  it('keeps praise in a sentence that also describes the problem', () => {
+    expect(score('Tom found the hidden leak in ten minutes, amazing.')).toBeGreaterThan(0);
+  });
+});

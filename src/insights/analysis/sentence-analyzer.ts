@@ -41,6 +41,74 @@ const WIDE_NEGATORS = new Set(['nobody', 'never', 'one', 'none', 'nothing']);
 const WIDE_WINDOW = 6;
 const COMPARATIVES = new Set(['so', 'such', 'more', 'better', 'worse', 'too', 'less', 'happier', 'nicer', 'tastier', 'fresher']);
 
+/**
+ * Words that aim a sentence at the business, its people or its work: with one of them, a problem cue
+ * may be a complaint about the service ("they left it leaking"), so the sentence is not a situation.
+ * "them" is left out on purpose: "called them about a leak" is still the customer's story.
+ */
+const BUSINESS_WORDS = new Set([
+  'they',
+  'he',
+  'she',
+  'tech',
+  'techs',
+  'technician',
+  'technicians',
+  'plumber',
+  'plumbers',
+  'electrician',
+  'electricians',
+  'installer',
+  'installers',
+  'crew',
+  'company',
+  'office',
+  'staff',
+  'team',
+  'guy',
+  'guys',
+  'repairman',
+  'contractor',
+  'dispatcher',
+  'receptionist',
+  'manager',
+  'owner',
+  'nobody',
+  'someone',
+  'anyone',
+  'everyone',
+  'their',
+  'his',
+  'her',
+]);
+/** Words that place the problem after the visit or as ongoing (a complaint, not the backstory). */
+const AFTERMATH_WORDS = new Set(['still', 'again', 'afterwards', 'afterward', 'later', 'since', 'now', 'is', 'are', 'am', 'keeps']);
+
+/**
+ * A situation sentence describes the customer's own problem before the service ("Our water bill
+ * doubled", "The AC died in July"): it has a situation cue of the taxonomy, and no word aimed at the
+ * business or placing the problem after the visit. Its complaints are about the house, not the business.
+ */
+function isSituation(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  situationCues: ReadonlyArray<{ start: number; end: number }>,
+): boolean {
+  if (situationCues.length === 0) return false;
+
+  for (let i = from; i < to; i++) {
+    const t = tokens[i];
+    if (!t) continue;
+    // "..., which is every homeowner's nightmare": a relative clause does not move the problem to now.
+    const relative = i > from && ['which', 'that', 'what'].includes(tokens[i - 1]?.norm ?? '');
+    if (BUSINESS_WORDS.has(t.norm) || (AFTERMATH_WORDS.has(t.norm) && !relative)) return false;
+    // Waiting is for the business ("had to wait two weeks"), and so is "it took them 3 days".
+    if (t.lemma === 'wait' || (t.norm === 'them' && tokens[i - 1]?.lemma === 'take')) return false;
+  }
+  return true;
+}
+
 function isNegated(tokens: readonly Token[], at: number, clause: Clause): boolean {
   for (let j = at - 1; j >= Math.max(clause.start, at - WIDE_WINDOW); j--) {
     const t = tokens[j];
@@ -83,8 +151,10 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
   const aspectMatches: Array<CueMatch<AspectCue>> = [];
   const excludes: Array<CueMatch<AspectCue>> = [];
   const sentimentMatches: Array<CueMatch<SentimentCue>> = [];
+  const situationCues: Array<{ start: number; end: number }> = [];
   for (const m of matches) {
-    if (m.payload.type === 'sentiment') sentimentMatches.push(m as CueMatch<SentimentCue>);
+    if (m.payload.type === 'situation') situationCues.push(m);
+    else if (m.payload.type === 'sentiment') sentimentMatches.push(m as CueMatch<SentimentCue>);
     else if (m.payload.kind === 'exclude') excludes.push(m as CueMatch<AspectCue>);
     else aspectMatches.push(m as CueMatch<AspectCue>);
   }
@@ -139,6 +209,13 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
     });
   }
 
+  // The customer's own problem is no complaint about the business: its negative evidence is dropped,
+  // and aspects that had nothing else are not counted at all (not even as default-positive mentions).
+  const situation = isSituation(tokens, from, to, situationCues);
+  if (situation) {
+    for (let i = opinions.length - 1; i >= 0; i--) if ((opinions[i]?.value ?? 0) < 0) opinions.splice(i, 1);
+  }
+
   let sentenceScore = 0;
   for (const o of opinions) sentenceScore += o.value * clauseOf(clauses, o.token).weight;
 
@@ -175,6 +252,10 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
     else if (polarity === 'neutral' && !onlyNeutral && compiled.taxonomy.default_polarity === 'positive' && Math.abs(score) <= band)
       polarity = 'positive';
     aspects.push({ aspect, polarity, score });
+  }
+  if (situation) {
+    const opinionated = aspects.filter((a) => a.score > band);
+    return { aspects: opinionated, score: sentenceScore };
   }
   const fallback = compiled.taxonomy.fallback_aspect;
   if (aspects.length === 0 && fallback) aspects.push({ aspect: fallback, polarity: toPolarity(sentenceScore, band), score: sentenceScore });

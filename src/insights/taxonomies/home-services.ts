@@ -499,6 +499,16 @@ export const homeServicesTaxonomy: TaxonomyInput = {
       `),
     },
   ],
+  // The customer's own problem before the service (neutral unless aimed at the business, see taxonomy.ts).
+  situation: list(`
+    leak|leaks|leaking|leaked|leaky, drip|dripping|dripped, clog|clogged|clogs, backed|backing up, burst, broke, broken,
+    died, dead, quit, gave up|out, went out, stopped working|heating|cooling|draining|spinning, stop working,
+    kept running|spinning|tripping|turning|leaking|clogging|cycling, running nonstop, running out, jammed, flooded, flooding,
+    no hot water, no heat, no ac|air, blowing warm|hot air, making noise|noises, popping|banging|rattling|humming,
+    bill doubled|spiked|jumped, bill went up, water|electric|gas bill, remodel, did not know who to call, just moved,
+    never been cleaned|serviced|inspected, slow drain|drains, tired|old|aging|ancient ?#NUM system|unit|furnace|heater,
+    nightmare, stopped up, overflow*, frozen pipe*, tree roots, rocking, smell of gas, out of commission,
+  `),
   sentiment: {
     positive: list(`
       saved the day, life saver, lifesaver, can not beat that|it|the|them, hands down, go-to, will use again, would hire again,
