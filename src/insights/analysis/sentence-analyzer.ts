@@ -165,7 +165,19 @@ export function analyzeSentence(tokens: readonly Token[], from: number, to: numb
   const covered = new Set<number>();
   const opinions: Opinion[] = [];
   const polar = kept.filter((m) => m.payload.kind === 'positive' || m.payload.kind === 'negative');
+  // Of two opposite polar cues of one aspect over the same words, the longer one reads them ("salesy follow-up calls" over "follow-up").
+  const shadowed = (m: CueMatch<AspectCue>): boolean =>
+    polar.some(
+      (o) =>
+        o !== m &&
+        o.payload.aspect === m.payload.aspect &&
+        o.payload.kind !== m.payload.kind &&
+        o.start <= m.start &&
+        o.end >= m.end &&
+        o.end - o.start > m.end - m.start,
+    );
   for (const m of polar) {
+    if (shadowed(m)) continue;
     const clause = clauseOf(clauses, m.start);
     const sign = m.payload.kind === 'positive' ? 1 : -1;
     const negated = isNegated(tokens, m.start, clause);

@@ -49,7 +49,7 @@ const NEGATIVE: Record<number, string> = {
       angry upset annoyed annoying frustrated frustrating frustration disappointed disappointing
       disappointment unhappy dissatisfied unreliable dishonest shady sketchy lazy sloppy careless messy
       dirty filthy gross broken broke damaged damage wrong mistake mistakes fail failed failure failing faulty defective late slow overpriced overcharge overcharged
-      overcharging pricey expensive costly greedy pushy aggressive hostile unhelpful unresponsive
+      overcharging pricey expensive costly greedy pushy salesy aggressive hostile unhelpful unresponsive
       ignored ignore ignoring waste wasted wasting worse inferior mediocre bland tasteless stale soggy
       greasy burnt burned overcooked undercooked raw  lukewarm salty rubbery tough dry noisy loud
       cramped crowded stuffy smelly smelled stinks stink complain complained complaint complaints

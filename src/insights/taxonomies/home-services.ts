@@ -132,6 +132,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
         invoice|bill|estimate|quote was|is clear|detailed|itemized,
       `),
       negative: list(`
+        salesy|pushy|constant|endless|nonstop|annoying follow-up|followup|calls|texts|emails, got|gets|getting old,
         never called, never call, zero reply|replies|response|responses,
         emailed|called|texted|messaged #NUM|two|three|four|five|several|multiple times,
         chase|chasing|chased them|him|her|the office, had to chase, hunt them down,
