@@ -22,7 +22,12 @@ function quote(a: AspectInsight, polarity: 'positive' | 'negative'): string | un
 }
 
 /** The verdict in words, chosen from the counts so the sentence can never contradict them. */
-function aspectAnswer(a: AspectInsight, index: number): string {
+/** A question answered by yes or no ("Are they on time?"), as against "How soon can they come out?". */
+function isYesNo(question: string): boolean {
+  return /^(are|is|do|does|did|can|could|will|would|should|have|has)\b/i.test(question.trim());
+}
+
+function aspectAnswer(a: AspectInsight, index: number, question: string): string {
   const topic = a.label.toLowerCase();
   if (a.mentions < MIN_EVIDENCE) {
     return a.mentions === 0
@@ -34,13 +39,19 @@ function aspectAnswer(a: AspectInsight, index: number): string {
   const negShare = a.negative / a.mentions;
   const good = quote(a, 'positive');
   const bad = quote(a, 'negative');
-  if (share >= 0.9) return `Yes, consistently: ${c}.${good ? ` A typical comment: ${good}` : ''}`;
-  if (share >= 0.75) return `Mostly yes: ${c} (${percent(a.positive, a.mentions)} positive).${good ? ` One reviewer wrote: ${good}` : ''}`;
+  // A yes/no question gets a yes; any other ("How soon ...?") gets the verdict on the aspect itself.
+  const yesNo = isYesNo(question);
+  const consistently = yesNo ? 'Yes, consistently' : `Reviewers are consistently positive about ${topic}`;
+  const mostly = yesNo ? 'Mostly yes' : `Reviewers are mostly positive about ${topic}`;
+  if (share >= 0.9) return `${consistently}: ${c}.${good ? ` A typical comment: ${good}` : ''}`;
+  if (share >= 0.75) return `${mostly}: ${c} (${percent(a.positive, a.mentions)} positive).${good ? ` One reviewer wrote: ${good}` : ''}`;
   if (negShare >= 0.6) return `This is a frequent complaint: ${c}.${bad ? ` One reviewer wrote: ${bad}` : ''}`;
   if (negShare > share) return `More often a complaint than a compliment: ${c}.${bad ? ` For example: ${bad}` : ''}`;
   const verdict =
     share >= 0.6
-      ? 'Usually, but not always'
+      ? yesNo
+        ? 'Usually, but not always'
+        : `Reviewers are usually positive about ${topic}, but not always`
       : share > negShare
         ? 'More good than bad, though opinions differ'
         : 'Opinions are split evenly';
@@ -48,17 +59,33 @@ function aspectAnswer(a: AspectInsight, index: number): string {
   return `${verdict}: ${c}.${sides}`;
 }
 
+/** z for a 95% interval. */
+const WILSON_Z = 1.96;
+
+/**
+ * Lower bound of the Wilson score interval of the positive share: the share of praise we can be
+ * fairly sure of, given how many reviews back it (1 of 1 ranks below 37 of 38).
+ */
+export function wilsonLowerBound(positive: number, total: number, z = WILSON_Z): number {
+  if (total === 0) return 0;
+  const p = positive / total;
+  const z2 = z * z;
+  return (p + z2 / (2 * total) - z * Math.sqrt((p * (1 - p) + z2 / (4 * total)) / total)) / (1 + z2 / total);
+}
+
 function whoToAskFor(entities: EntitiesSection): FaqEntry {
   const liked = entities.technicians
-    .filter((t) => t.mentions >= 2 && t.sentiment.positive > t.sentiment.negative)
-    .sort((a, b) => b.sentiment.positive - a.sentiment.positive || b.sentiment.score - a.sentiment.score || byCodeUnit(a.name, b.name))
-    .slice(0, 2);
+    .filter((t) => t.mentions >= MIN_EVIDENCE && t.sentiment.positive > t.sentiment.negative)
+    .map((t) => ({ t, rank: wilsonLowerBound(t.sentiment.positive, t.mentions) }))
+    .sort((a, b) => b.rank - a.rank || b.t.mentions - a.t.mentions || byCodeUnit(a.t.name, b.t.name))
+    .slice(0, 2)
+    .map((x) => x.t);
   const question = 'Who should I ask for?';
   if (liked.length === 0) {
     const named = entities.technicians.filter((t) => t.mentions > 0);
     return {
       question,
-      answer: `Not enough reviews yet to recommend anyone by name${named.length ? `: ${plural(named.length, 'technician')} ${named.length === 1 ? 'is' : 'are'} mentioned, none in two or more mostly positive reviews` : ''}.`,
+      answer: `Not enough reviews yet to recommend anyone by name${named.length ? `: ${plural(named.length, 'technician')} ${named.length === 1 ? 'is' : 'are'} mentioned, none in ${MIN_EVIDENCE} or more mostly positive reviews` : ''}.`,
       evidence: {
         review_count: new Set(named.flatMap((t) => t.review_ids)).size,
         review_ids: [...new Set(named.flatMap((t) => t.review_ids))],
@@ -67,10 +94,14 @@ function whoToAskFor(entities: EntitiesSection): FaqEntry {
   }
   const parts = liked.map(
     (t) =>
-      `${t.name} is named in ${plural(t.mentions, 'review')}, ${t.sentiment.positive} of them positive${t.average_rating !== null ? ` (average rating ${t.average_rating.toFixed(1)})` : ''}`,
+      `${t.name} (named in ${plural(t.mentions, 'review')}, ${t.sentiment.positive} positive${t.average_rating !== null ? `, average rating ${t.average_rating.toFixed(1)}` : ''})`,
   );
   const ids = [...new Set(liked.flatMap((t) => t.review_ids))];
-  return { question, answer: `${parts.join('; ')}.`, evidence: { review_count: ids.length, review_ids: ids } };
+  const lead =
+    liked.length === 1
+      ? 'The most consistently praised technician, by share of positive reviews allowing for how many there are'
+      : 'The most consistently praised technicians, ranked by share of positive reviews allowing for how many there are';
+  return { question, answer: `${lead}: ${parts.join('; ')}.`, evidence: { review_count: ids.length, review_ids: ids } };
 }
 
 function serviceAreas(entities: EntitiesSection, business: Business): FaqEntry {
@@ -105,7 +136,11 @@ export function buildFaq(
     const a = aspects.find((x) => x.id === def.id);
     if (!a || !def.question) return;
     const ids = aspectReviewIds.get(a.id) ?? [];
-    faq.push({ question: def.question, answer: aspectAnswer(a, index), evidence: { review_count: ids.length, review_ids: ids } });
+    faq.push({
+      question: def.question,
+      answer: aspectAnswer(a, index, def.question),
+      evidence: { review_count: ids.length, review_ids: ids },
+    });
   });
   // People and towns are questions about trades that come to the customer; a restaurant without a
   // catalog of either is not asked them.

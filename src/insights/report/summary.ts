@@ -40,13 +40,19 @@ export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight
   const strengths = aspects.filter(isStrength).sort((a, b) => b.positive - a.positive || b.score - a.score || byCodeUnit(a.id, b.id));
   const weaknesses = aspects.filter(isWeakness).sort((a, b) => b.negative - a.negative || a.score - b.score || byCodeUnit(a.id, b.id));
   const top = strengths.slice(0, MAX_LISTED);
+  // "Most often" is a claim about counts: the list is ranked by positive reviews, among the aspects
+  // more often praised than criticised, so no aspect with more praise is left out of it.
+  const praised = aspects
+    .filter((a) => a.mentions >= MIN_EVIDENCE && a.positive > a.negative)
+    .sort((a, b) => b.positive - a.positive || b.score - a.score || byCodeUnit(a.id, b.id))
+    .slice(0, MAX_LISTED);
   const low = weaknesses.slice(0, MAX_LISTED);
 
   let headline: string;
   const s0 = top[0];
   const w0 = low[0];
   if (s0 && w0) headline = `Strong on ${label(s0)}, weaker on ${label(w0)}`;
-  else if (s0 && average >= 4.5) headline = `Highly rated, with ${label(s0)} praised most often`;
+  else if (s0 && average >= 4.5) headline = `Highly rated, with ${label(praised[0] ?? s0)} praised most often`;
   else if (s0) headline = `Customers single out ${listing(top.slice(0, 2).map(label))}`;
   else if (w0) headline = `Reviewers' most common complaint: ${label(w0)}`;
   else headline = average >= 4 ? 'Well rated, without one standout theme yet' : 'Mixed reviews, without one clear theme yet';
@@ -54,7 +60,7 @@ export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight
   const sentences = [
     `${plural(n, 'published review')} between ${period.from} and ${period.to}, with an average rating of ${average.toFixed(1)} out of 5.`,
   ];
-  if (top.length > 0) sentences.push(`Reviewers most often praise ${listing(top.map((a) => describe(a, 'positive')))}.`);
+  if (praised.length > 0) sentences.push(`Reviewers most often praise ${listing(praised.map((a) => describe(a, 'positive')))}.`);
   if (low.length > 0) {
     sentences.push(
       low.length === 1 && w0
@@ -62,7 +68,8 @@ export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight
         : `Complaints concentrate on ${listing(low.map((a) => describe(a, 'negative')))}.`,
     );
   }
-  if (top.length === 0 && low.length === 0) sentences.push('No aspect is mentioned often enough yet to call it a strength or a weakness.');
+  if (praised.length === 0 && low.length === 0)
+    sentences.push('No aspect is mentioned often enough yet to call it a strength or a weakness.');
   const moving = aspects.find(
     (a) =>
       a.trend.recent.mentions >= MIN_EVIDENCE &&
