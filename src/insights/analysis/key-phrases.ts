@@ -9,9 +9,22 @@ const GENERIC = new Set(
   ),
 );
 
+/**
+ * Heads that name the customer's own people, rooms and house parts, or a time of year: "front door",
+ * "elderly mother", "crawlspace entrance", "busy season" recur in reviews but are not about the
+ * business or its service.
+ */
+const NOT_ABOUT_THE_BUSINESS = new Set(
+  `mother father mom dad parent parents wife husband son daughter kid kids child children family baby neighbor neighbour
+  friend friends guest guests dog dogs cat cats pet pets door doors entrance entry room kitchen basement bathroom bedroom
+  garage attic crawlspace yard backyard driveway porch stair stairs staircase hallway hall wall walls ceiling floor floors
+  carpet rug furniture couch closet window windows season weekend holiday holidays night summer winter spring fall
+  birthday vacation`.split(/\s+/),
+);
+
 /** Adjectives that date or count a thing rather than name it ("new water heater" is the water heater). */
 const NOT_NAMING = new Set(
-  'new old older newer whole entire same first second third other last little big small large main extra'.split(' '),
+  'new old older newer whole entire same first second third other last little big small large main extra left right'.split(' '),
 );
 
 /**
@@ -41,7 +54,14 @@ export function extractKeyPhrases(
       while (run.length > 0 && run[run.length - 1]?.pos !== 'NOUN') run.pop();
       const words = run.slice(-3);
       const head = words[words.length - 1];
-      if (words.length >= 2 && head && !GENERIC.has(head.lemma) && words.every((w) => w.norm.length > 2)) {
+      if (
+        words.length >= 2 &&
+        head &&
+        !GENERIC.has(head.lemma) &&
+        !NOT_ABOUT_THE_BUSINESS.has(head.lemma) &&
+        !NOT_ABOUT_THE_BUSINESS.has(head.norm) &&
+        words.every((w) => w.norm.length > 2)
+      ) {
         const phrase = [...words.slice(0, -1).map((w) => w.norm), head.lemma].join(' ');
         out.push({ phrase, sentence });
       }

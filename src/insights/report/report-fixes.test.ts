@@ -100,3 +100,20 @@ describe('FAQ', () => {
     expect(faq?.answer).not.toMatch(/^(Yes|Mostly yes)/);
   });
 });
+
+describe('topics', () => {
+  it('keeps phrases about the service and drops the house, the family and the neutral backstory', () => {
+    const reviews = [1, 2, 3].map((i) =>
+      fixtureReview([
+        `t${i}`,
+        `2026-06-0${i}`,
+        5,
+        'Our water bill doubled last month. He wiped his boots at the front door and was kind to my elderly mother. The new water heater works great.',
+      ]),
+    );
+    const doc = engine.compute(fixtureView(reviews));
+    const phrases = doc.topics.map((t) => t.phrase);
+    expect(phrases).toContain('water heater');
+    for (const gone of ['front door', 'elderly mother', 'water bill']) expect(phrases).not.toContain(gone);
+  });
+});

@@ -20,14 +20,18 @@ export function buildTopics(ctx: ReportContext): Topic[] {
       byPhrase.set(k.phrase, entry);
     }
   }
-  return [...byPhrase]
-    .filter(([, e]) => e.reviewIds.length >= MIN_MENTIONS)
-    .map(([phrase, e]) => ({
-      phrase,
-      mentions: e.reviewIds.length,
-      score: round(e.signs.reduce((a, b) => a + b, 0) / e.signs.length),
-      review_ids: e.reviewIds,
-    }))
-    .sort((a, b) => b.mentions - a.mentions || byCodeUnit(a.phrase, b.phrase))
-    .slice(0, MAX_TOPICS);
+  return (
+    [...byPhrase]
+      // A topic is something reviewers have an opinion on: a phrase only ever met in neutral sentences
+      // (the customer's own story: "our water bill", "the bathroom wall staining") is not one.
+      .filter(([, e]) => e.reviewIds.length >= MIN_MENTIONS && e.signs.some((sign) => sign !== 0))
+      .map(([phrase, e]) => ({
+        phrase,
+        mentions: e.reviewIds.length,
+        score: round(e.signs.reduce((a, b) => a + b, 0) / e.signs.length),
+        review_ids: e.reviewIds,
+      }))
+      .sort((a, b) => b.mentions - a.mentions || byCodeUnit(a.phrase, b.phrase))
+      .slice(0, MAX_TOPICS)
+  );
 }
