@@ -118,3 +118,19 @@ describe('situation sentences', () => {
     expect(score('Tom found the hidden leak in ten minutes, amazing.')).toBeGreaterThan(0);
   });
 });
+
+describe('cues that read the wrong aspect', () => {
+  it('reads a quote far below a competitor as praise of the price', () => {
+    expect(aspects('The quote was half of what another company wanted for the same job.').price).toBe('positive');
+  });
+
+  it('does not read "my crazy hours" as a price, nor an unreturned callback as a failed repair', () => {
+    expect(aspects('Easy to schedule, and they worked around my crazy hours.').price).toBeUndefined();
+    expect(aspects('Sam in the office promised a callback that never came.').quality).toBeUndefined();
+    expect(aspects('The plumber had to make a callback because the leak came back.').quality).toBe('negative');
+  });
+
+  it('lets a longer complaint override the praise cue it contains', () => {
+    expect(aspects('Honest about what we needed, though the salesy follow-up calls got old.').communication).toBe('negative');
+  });
+});
