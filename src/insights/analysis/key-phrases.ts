@@ -19,7 +19,7 @@ const NOT_ABOUT_THE_BUSINESS = new Set(
   friend friends guest guests dog dogs cat cats pet pets door doors entrance entry room kitchen basement bathroom bedroom
   garage attic crawlspace yard backyard driveway porch stair stairs staircase hallway hall wall walls ceiling floor floors
   carpet rug furniture couch closet window windows season weekend holiday holidays night summer winter spring fall
-  birthday vacation`.split(/\s+/),
+  birthday vacation snap wave weather storm heatwave`.split(/\s+/),
 );
 
 /** Adjectives that date or count a thing rather than name it ("new water heater" is the water heater). */
