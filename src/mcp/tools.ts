@@ -6,7 +6,7 @@ import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../do
 import { parseSearchArguments, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
 import { InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
 import { pickInsightsSection } from '../insights/sections.js';
-import { findReview, searchReviews, sinceEnd } from '../snapshot/queries.js';
+import { findReview, searchReviews, sinceAnswer, sinceDateIssue } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** What a tool call produced: the JSON text of a result, or an error (contract §5). */
@@ -47,15 +47,6 @@ const invalid = (issues: Issue[]): ToolOutcome => ({
   detail: issues.map((i) => i.message).join('; '),
   issues,
 });
-
-/** The issue GET /api/reviews/since/{date} reports for a date that is not a calendar date. */
-function sinceDateIssue(date: string): Issue {
-  return {
-    path: ['date'],
-    code: 'invalid_date',
-    message: `date must be a real calendar date in YYYY-MM-DD form (got ${JSON.stringify(date)})`,
-  };
-}
 
 // get_business answers the same bytes until the data changes.
 const businessJson = new WeakMap<Snapshot, string>();
@@ -127,10 +118,7 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
           return invalid(issues);
         }
         const { date, limit } = parsed.data;
-        const total = sinceEnd(snapshot, date);
-        const count = Math.min(total, limit ?? total);
-        const reviews = snapshot.reviewJson.slice(0, count).join(',');
-        return { ok: true, json: `{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[${reviews}]}` };
+        return { ok: true, json: sinceAnswer(snapshot, date, limit).json };
       },
     },
     {

@@ -47,6 +47,26 @@ export function findReview(snapshot: Snapshot, id: string): { json: string; upda
   return { json: snapshot.reviewJson[pos]!, updated_at: snapshot.view.reviews[pos]!.updated_at };
 }
 
+/** The issue a since request reports for a date that is not a calendar date (REST and MCP alike). */
+export function sinceDateIssue(date: string): Issue {
+  return {
+    path: ['date'],
+    code: 'invalid_date',
+    message: `date must be a real calendar date in YYYY-MM-DD form (got ${JSON.stringify(date)})`,
+  };
+}
+
+/**
+ * The since answer `{ since, count, total, reviews }`: every published review dated on or after `date`,
+ * newest first, at most `limit` of them (MCP's cap; REST asks for all).
+ */
+export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { json: string; count: number } {
+  const total = sinceEnd(snapshot, date);
+  const count = Math.min(total, limit ?? total);
+  const reviews = snapshot.reviewJson.slice(0, count).join(',');
+  return { json: `{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[${reviews}]}`, count };
+}
+
 // Since answers can be large; the same date is asked for again and again by polling clients.
 const SINCE_CACHE_SIZE = 64;
 const sinceCaches = new WeakMap<Snapshot, Map<string, Representation>>();
@@ -56,9 +76,8 @@ export function reviewsSince(snapshot: Snapshot, date: string): Representation {
   if (!cache) sinceCaches.set(snapshot, (cache = new Map()));
   const hit = cache.get(date);
   if (hit) return hit;
-  const end = sinceEnd(snapshot, date);
-  const positions = Array.from({ length: end }, (_, i) => i);
-  const json = `{"since":${JSON.stringify(date)},"count":${end},"total":${end},"reviews":[${snapshot.reviewJson.slice(0, end).join(',')}]}`;
+  const { json, count } = sinceAnswer(snapshot, date);
+  const positions = Array.from({ length: count }, (_, i) => i);
   const rep = createRepresentation(json, JSON_MEDIA_TYPE, newestUpdate(snapshot, positions));
   if (cache.size >= SINCE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(date, rep);

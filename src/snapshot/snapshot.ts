@@ -55,11 +55,16 @@ export async function documentOf(snapshot: Snapshot, name: string, timeoutMs: nu
   if (ready) return ready;
   const pending = snapshot.pending.get(name);
   if (!pending) return undefined;
+  await settledWithin(pending, timeoutMs);
+  return snapshot.documents.get(name);
+}
+
+/** Waits until `work` settles (either way) or `timeoutMs` passes, whichever is first. */
+async function settledWithin(work: Promise<unknown>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-  await Promise.race([pending.catch(() => undefined), timeout]);
+  await Promise.race([work.catch(() => undefined), timeout]);
   clearTimeout(timer);
-  return snapshot.documents.get(name);
 }
 
 /** How long a request waits for a document still being rendered: longer than a full insights pass. */
@@ -71,10 +76,7 @@ export const RENDER_WAIT_MS = 15_000;
  */
 export async function whenRendered(snapshot: Snapshot, timeoutMs: number): Promise<Snapshot> {
   if (snapshot.pending.size === 0) return snapshot;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-  await Promise.race([Promise.allSettled(snapshot.pending.values()), timeout]);
-  clearTimeout(timer);
+  await settledWithin(Promise.allSettled(snapshot.pending.values()), timeoutMs);
   return snapshot;
 }
 

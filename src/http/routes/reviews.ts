@@ -6,7 +6,7 @@ import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../..
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { JSON_MEDIA_TYPE } from '../../snapshot/snapshot.js';
-import { findReview, reviewsSince, searchReviews } from '../../snapshot/queries.js';
+import { findReview, reviewsSince, searchReviews, sinceDateIssue } from '../../snapshot/queries.js';
 import { createRepresentation } from '../../snapshot/rendered-document.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
@@ -57,13 +57,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
     handler: (request, reply) => {
       const { date } = request.params as { date: string };
       if (!isCalendarDate(date)) {
-        const issues = [
-          {
-            path: ['date'],
-            code: 'invalid_date',
-            message: `date must be a real calendar date in YYYY-MM-DD form (got ${JSON.stringify(date)})`,
-          },
-        ];
+        const issues = [sinceDateIssue(date)];
         throw new AppError('invalid_parameters', describeIssues(issues), issues);
       }
       const rep = reviewsSince(deps.snapshots.current(), date);
