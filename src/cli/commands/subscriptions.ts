@@ -1,4 +1,3 @@
-import { loadConfig } from '../../config.js';
 import { createWebSubStore } from '../../storage/websub-store.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand } from '../command.js';
@@ -21,11 +20,12 @@ export const subscriptionsCommand: CliCommand = {
     });
     const [action = 'list', id, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-    loadConfig(io.env, { 'database-url': values['database-url'] }); // reports a bad setting before opening anything
+    // Usage is checked before the database is opened (and possibly created); withStore checks the settings.
+    if (action !== 'list' && action !== 'remove') throw new UsageError(`unknown action '${action}': use list or remove`);
+    if (action === 'remove' && !id) throw new UsageError('remove needs the id of a subscription (see `review-data subscriptions list`)');
     return withStore(io, values['database-url'], async (_store, handle) => {
       const store = createWebSubStore(handle.db, handle.dialect);
-      if (action === 'remove') {
-        if (!id) throw new UsageError('remove needs the id of a subscription (see `review-data subscriptions list`)');
+      if (action === 'remove' && id) {
         const removed = await store.removeSubscription(id);
         if (!removed) {
           io.stderr.write(`no subscription with id ${id}\n`);
@@ -34,7 +34,6 @@ export const subscriptionsCommand: CliCommand = {
         io.stdout.write(`removed ${removed.id}: ${removed.callback} (${removed.topic})\n`);
         return 0;
       }
-      if (action !== 'list') throw new UsageError(`unknown action '${action}': use list or remove`);
       const subs = await store.listSubscriptions();
       if (values.json) {
         const rows = subs.map((s) => ({
