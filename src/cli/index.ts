@@ -29,6 +29,10 @@ const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/subscriptions.js')).subscriptionsCommand,
   },
   {
+    name: 'train-absa',
+    load: async () => (await import('./commands/train-absa.js')).trainAbsaCommand,
+  },
+  {
     name: 'eval-absa',
     load: async () => (await import('./commands/eval-absa.js')).evalAbsaCommand,
   },

@@ -11,6 +11,8 @@ export interface AspectOpinion {
   polarity: Polarity;
   /** Signed evidence behind the polarity; its magnitude orders highlights. */
   score: number;
+  /** Probability that this judgement (aspect and polarity) is right; 1 for the cue rules. */
+  confidence?: number;
 }
 
 export interface SentenceOpinions {
