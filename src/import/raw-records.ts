@@ -37,7 +37,7 @@ export function formatOf(file: string, explicit?: string): ImportFormat {
   const f = (explicit ?? file.split('.').pop() ?? '').toLowerCase();
   if ((IMPORT_FORMATS as readonly string[]).includes(f)) return f as ImportFormat;
   if (f === 'ndjson') return 'jsonl';
-  if (f === 'tsv' || f === 'txt') return 'csv';
+  if (f === 'tsv') return 'csv';
   throw new Error(`cannot tell the format of ${file}: name it .json, .jsonl or .csv, or pass --format json|jsonl|csv|gbp`);
 }
 
