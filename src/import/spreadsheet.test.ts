@@ -60,8 +60,8 @@ describe('readSpreadsheet', () => {
     const out = readSpreadsheet(csv);
     const lines = out.problems.map((p) => [p.line, p.path]);
     expect(lines).toEqual([
-      [1, '(header)'],
-      [1, '(header)'],
+      [1, ''],
+      [1, ''],
       [3, 'rating'],
       [4, 'date'],
       [5, 'rating'],

@@ -1,7 +1,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import { derivedReviewId } from './derived-id.js';
 import type { IGNORE } from './header-synonyms.js';
-import { describeField, matchHeaders, type ImportField } from './header-synonyms.js';
+import { describeField, IMPORT_FIELDS, matchHeaders, REQUIRED_FIELDS, type ImportField } from './header-synonyms.js';
 import type { RawFile, RawProblem, RawRecord } from './raw-records.js';
 import { detectDateOrder, dayMonthFields, parseDate, parseRating, type DateOrder } from './sheet-values.js';
 
@@ -110,11 +110,11 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
   const header = rows[0]?.record ?? [];
   const match = matchHeaders(header, options.map);
   const fileProblem = (path: string, message: string) => problems.push({ record: 0, line: 1, path, message });
-  for (const column of match.forbidden) fileProblem('(header)', `column name "${column}" is not allowed`);
+  for (const column of match.forbidden) fileProblem('', `column name "${column}" is not allowed`);
   for (const column of match.unknown)
     fileProblem(
-      '(header)',
-      `column "${column}" is not recognised: name it like a field below, map it with --map "${column}=field", or drop it with --map "${column}=-"`,
+      '',
+      `column "${column}" is not recognised: rename it to an expected column (listed below), map it with --map "${column}=field", or ignore it with --map "${column}=-"`,
     );
   for (const d of match.duplicates)
     fileProblem(
@@ -123,11 +123,13 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
     );
   for (const field of match.missing)
     fileProblem(field, `no column gives ${field}; expected one of ${describeField(field)}, or --map "Your Column=${field}"`);
-  if (match.unknown.length > 0 || match.missing.length > 0)
+  if (match.unknown.length > 0 || match.missing.length > 0) {
+    const optional = IMPORT_FIELDS.filter((f) => !REQUIRED_FIELDS.includes(f));
     fileProblem(
-      '(header)',
-      `the file's columns are ${header.map((h) => `"${h}"`).join(', ')}; recognised fields: ${['id', 'date', 'rating', 'title', 'text', 'author.name', 'response.text', 'response.date', 'source.platform', 'source.url', 'verified'].join(', ')} (see README "Publish your own reviews")`,
+      '',
+      `expected columns: ${REQUIRED_FIELDS.join(', ')} (required); ${optional.join(', ')} (optional); the README's "Publish your own reviews" lists the names each goes by`,
     );
+  }
 
   // The day/month order is decided once per file, from every date cell (contract §3.1).
   let order = options.dateFormat;

@@ -96,7 +96,8 @@ export function validateFiles(
       if (!parsed.success) {
         for (const i of toIssues(parsed.error)) {
           const path = i.path.join('.');
-          if (skip.some((s) => path === s || path.startsWith(`${s}.`))) continue;
+          // Already listed by the reader: the field itself, inside it, or the object that would hold it.
+          if (skip.some((s) => path === s || path.startsWith(`${s}.`) || s.startsWith(`${path}.`))) continue;
           out.problems.push({
             ...where,
             ...(id ? { id } : {}),
@@ -124,13 +125,13 @@ export function validateFiles(
     if (unverified.length > 0) {
       const which =
         unverified.length === raw.records.length
-          ? `all ${unverified.length} records`
-          : `${unverified.length} record(s) (${unverified.slice(0, 5).join(', ')}${unverified.length > 5 ? ', ...' : ''})`;
+          ? `none of the ${unverified.length} record(s) says`
+          : `${unverified.length} record(s) (${unverified.slice(0, 5).join(', ')}${unverified.length > 5 ? ', ...' : ''}) do not say`;
       out.problems.push({
         file: name,
         record: 0,
         path: 'verified',
-        message: `verified: ${which} do not say whether the review is verified; add a verified column or field (yes/no), or pass --assume-verified when every review comes from a platform or customer you verified`,
+        message: `verified: ${which} whether the review is verified; add a verified column or field (yes/no), or pass --assume-verified when every review comes from a platform or customer you verified`,
       });
     }
   }
