@@ -11,6 +11,8 @@ export interface RawRecord {
   value: unknown;
   /** Field paths whose problem the reader has already listed: validation does not repeat them. */
   skip?: string[];
+  /** The id was derived from platform, author, date and text (no id column). */
+  derivedId?: boolean;
 }
 
 /** A problem found while reading: a whole file (record 0), or one record's field. */

@@ -175,9 +175,10 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
         problems.push({ record: recordNo, line, path: field, message: `${field}: ${v.message}` });
       }
     });
+    const hadId = value.id !== undefined;
     completeRecord(value, options.platform);
     if (value.id === undefined) skip.push('id');
-    records.push({ record: recordNo, line, value, skip });
+    records.push({ record: recordNo, line, value, skip, ...(!hadId && value.id !== undefined ? { derivedId: true } : {}) });
   });
   return { records, problems, mapped: match.mapped };
 }

@@ -115,7 +115,7 @@ export function validateFiles(
           ...where,
           id: review.id,
           path: 'id',
-          message: `duplicate id, first seen at ${dup}${idValue === undefined ? ' (derived from platform, author, date and text: the same review twice?)' : ''}`,
+          message: `duplicate id, first seen at ${dup}${r.derivedId ? ' (derived from platform, author, date and text: the same review twice?)' : ''}`,
         });
         continue;
       }
