@@ -30,7 +30,9 @@ describe('readRecords', () => {
     ].join('\n');
     const out = readRecords(csv, 'csv');
     // A bad value is listed with its line and the value itself (contract §3.1), not passed on.
-    expect(out.problems).toEqual([{ record: 2, line: 3, path: 'rating', message: expect.stringContaining('"x"') as unknown as string }]);
+    expect(out.problems).toEqual([
+      { record: 2, line: 3, id: 'b', path: 'rating', message: expect.stringContaining('"x"') as unknown as string },
+    ]);
     expect(out.records[0]).toEqual({
       record: 1,
       line: 2,

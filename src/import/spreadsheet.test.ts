@@ -130,6 +130,8 @@ describe('readSpreadsheet', () => {
       hidden: false,
       mentions: { technicians: ['mike', 'ann'] },
     });
-    expect(readSpreadsheet('id,date,rating,author.name,verified\na,2024-01-01,5,Al,maybe\n').problems[0]!.message).toContain('"maybe"');
+    const maybe = readSpreadsheet('id,date,rating,author.name,verified\na,2024-01-01,5,Al,maybe\n').problems[0]!;
+    expect(maybe).toMatchObject({ line: 2, id: 'a', path: 'verified' });
+    expect(maybe.message).toContain('"maybe"');
   });
 });

@@ -163,6 +163,7 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
     }
     const value: Record<string, unknown> = {};
     const skip: string[] = [...match.missing];
+    const firstProblem = problems.length;
     cells.forEach((cell, c) => {
       const field = match.fields[c];
       if (!field || cell.trim() === '') return;
@@ -175,6 +176,8 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
         problems.push({ record: recordNo, line, path: field, message: `${field}: ${v.message}` });
       }
     });
+    // Each problem names the record's id when the file gives one (contract §3).
+    if (typeof value.id === 'string') for (const p of problems.slice(firstProblem)) p.id = value.id;
     const hadId = value.id !== undefined;
     completeRecord(value, options.platform);
     if (value.id === undefined) skip.push('id');

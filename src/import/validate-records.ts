@@ -90,7 +90,7 @@ export function validateFiles(
       // The `verified` decision is asked for even when other fields are wrong, so it never shows up
       // only after everything else was fixed (issue 12).
       const verified = value && typeof value === 'object' ? (value as { verified?: unknown }).verified : undefined;
-      if (verified === undefined && !options.assumeVerified)
+      if (verified === undefined && !options.assumeVerified && !skip.includes('verified'))
         unverified.push(r.line !== undefined ? `line ${r.line}` : `record ${r.record}`);
       const parsed = ImportReviewSchema.safeParse(value);
       if (!parsed.success) {
