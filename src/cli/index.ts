@@ -21,6 +21,10 @@ const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/import.js')).importCommand,
   },
   {
+    name: 'init',
+    load: async () => (await import('./commands/init.js')).initCommand,
+  },
+  {
     name: 'export',
     load: async () => (await import('./commands/export.js')).exportCommand,
   },
