@@ -65,7 +65,12 @@
   }
 
   function shorten(text) {
-    return text.length <= MAX_TEXT ? text : text.slice(0, MAX_TEXT).replace(/\s+\S*$/, '') + '…';
+    return text.length <= MAX_TEXT
+      ? text
+      : text
+          .slice(0, MAX_TEXT)
+          .replace(/\s+\S*$/, '')
+          .replace(/[\s.,;:!?]+$/, '') + '…';
   }
 
   function formatDate(day) {

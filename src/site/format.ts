@@ -30,3 +30,10 @@ export function formatRating(value: number): string {
 export function percent(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 100);
 }
+
+const PLATFORMS: Record<string, string> = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', website: 'our website' };
+
+/** Where a review was first published, as people name it ("Google", not "google"). */
+export function platformName(platform: string): string {
+  return PLATFORMS[platform.toLowerCase()] ?? platform;
+}

@@ -195,7 +195,8 @@ describe('GET /feed.xml', () => {
     expect(links).toContainEqual(expect.objectContaining({ rel: 'hub', href: HUB }));
     const expected = ordered(published);
     expect(doc.feed.entry.map((e) => e.id)).toEqual(expected.map((id) => `${BASE_URL}/api/reviews/${id}`));
-    for (const e of doc.feed.entry) expect(e.link.find((l) => (l.rel ?? 'alternate') === 'alternate')?.href).toBe(e.id.replace('/api/reviews/', '/reviews/'));
+    for (const e of doc.feed.entry)
+      expect(e.link.find((l) => (l.rel ?? 'alternate') === 'alternate')?.href).toBe(e.id.replace('/api/reviews/', '/reviews/'));
   });
 
   it('the feeds carry at most the 50 newest reviews', async () => {

@@ -17,17 +17,20 @@ export function BusinessFacts({ business, urls }: { business: Business; urls: Se
         <ul class="plain">
           {business.telephone ? (
             <li>
-              Phone: <a href={`tel:${business.telephone.replace(/[^+\d]/g, '')}`}>{business.telephone}</a>
+              <span class="label">Phone</span>
+              <a href={`tel:${business.telephone.replace(/[^+\d]/g, '')}`}>{business.telephone}</a>
             </li>
           ) : null}
           {business.email ? (
             <li>
-              Email: <a href={`mailto:${business.email}`}>{business.email}</a>
+              <span class="label">Email</span>
+              <a href={`mailto:${business.email}`}>{business.email}</a>
             </li>
           ) : null}
           {business.url && isAbsoluteHttpUrl(business.url) ? (
             <li>
-              Website: <a href={business.url}>{business.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}</a>
+              <span class="label">Website</span>
+              <a href={business.url}>{business.url.replace(/^https?:\/\//, '').replace(/\/$/, '')}</a>
             </li>
           ) : null}
         </ul>

@@ -1,6 +1,6 @@
 import type { AggregateRating } from '../../domain/aggregate.js';
 import type { AspectInsight } from '../../insights/schema.js';
-import { percent, plural } from '../format.js';
+import { percent } from '../format.js';
 
 /**
  * Charts drawn on the server as inline SVG bars inside ordinary HTML rows: the numbers are real text
@@ -53,7 +53,7 @@ export function AspectChart({ aspects, limit = 8 }: { aspects: readonly AspectIn
   if (shown.length === 0) return null;
   return (
     <figure class="chart">
-      <figcaption class="chart-title">What customers talk about</figcaption>
+      <figcaption class="chart-title">What customers talk about (reviews that mention it)</figcaption>
       <p class="legend" aria-hidden="true">
         <span class="key key-positive" /> praise <span class="key key-neutral" /> neutral <span class="key key-negative" /> criticism
       </p>
@@ -62,7 +62,9 @@ export function AspectChart({ aspects, limit = 8 }: { aspects: readonly AspectIn
           const share = (n: number) => (n / a.mentions) * 100;
           return (
             <li key={a.id} class="chart-row">
-              <span class="chart-label">{a.label}</span>
+              <span class="chart-label">
+                {a.label} <span class="muted">({a.mentions.toLocaleString('en-US')})</span>
+              </span>
               <Bar
                 parts={[
                   { value: share(a.positive), className: 'bar-positive' },
@@ -71,10 +73,7 @@ export function AspectChart({ aspects, limit = 8 }: { aspects: readonly AspectIn
                 ]}
               />
               <span class="chart-value">
-                {percent(a.positive, a.mentions)}% praise{' '}
-                <span class="muted">
-                  · {percent(a.negative, a.mentions)}% criticism · {plural(a.mentions, 'review')}
-                </span>
+                {percent(a.positive, a.mentions)}% praise <span class="muted">· {percent(a.negative, a.mentions)}% criticism</span>
               </span>
             </li>
           );

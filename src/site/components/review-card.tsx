@@ -1,6 +1,6 @@
 import type { Review } from '../../domain/review.js';
 import type { ServiceUrls } from '../../domain/urls.js';
-import { formatDate } from '../format.js';
+import { formatDate, platformName } from '../format.js';
 import { Stars } from './stars.js';
 
 interface Props {
@@ -36,7 +36,7 @@ export function ReviewCard({ review, urls, businessName, level = 3, link = true 
         <span class="review-author">{review.author.name.trim() || 'A customer'}</span>
         {review.author.location ? <span class="muted">{review.author.location}</span> : null}
         <time dateTime={review.date}>{formatDate(review.date)}</time>
-        <span class="muted">on {review.source.platform}</span>
+        <span class="muted">on {platformName(review.source.platform)}</span>
       </p>
       {review.text.trim() === '' ? (
         <p class="review-text muted">Rated {review.rating} out of 5, without a written review.</p>
