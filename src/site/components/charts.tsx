@@ -25,7 +25,7 @@ export function RatingDistribution({ aggregate }: { aggregate: AggregateRating }
   const total = aggregate.review_count;
   const rows = (['5', '4', '3', '2', '1'] as const).map((star) => ({ star, count: aggregate.distribution[star] }));
   return (
-    <figure class="chart">
+    <figure class="chart chart-compact">
       <figcaption class="chart-title">How customers rate us</figcaption>
       <ul class="chart-rows">
         {rows.map(({ star, count }) => (
