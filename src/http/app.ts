@@ -8,6 +8,7 @@ import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from '.
 import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerReviewRoutes } from './routes/reviews.js';
+import { registerSiteRoutes } from './routes/site.js';
 
 export interface AppDeps {
   snapshots: { current(): Snapshot };
@@ -84,6 +85,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerDatasetRoutes(app, deps);
   registerReviewRoutes(app, deps);
+  registerSiteRoutes(app, deps);
   for (const plugin of deps.plugins ?? []) await plugin(app);
   registerOpenApiRoute(app);
   await app.ready();
