@@ -5,6 +5,9 @@ const bool = z
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number) => z.coerce.number().int().min(min);
 
+/** The only DATABASE_URL whose missing directory is created: `npm start` in a fresh clone. */
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/reviews.db';
+
 /**
  * Every setting, from the environment, each also a `serve` flag (contract §1). Flags win. This is the
  * only module that reads environment variables: the rest of the code receives a Config.
@@ -14,7 +17,7 @@ export const ConfigSchema = z
     PORT: int(0).max(65535).default(8080),
     HOST: z.string().min(1).default('127.0.0.1'),
     BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    DATABASE_URL: z.string().min(1).default('sqlite:./data/reviews.db'),
+    DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Load the bundled demo business when the database is empty (what `npm start` shows). */
     DEMO_ON_EMPTY: bool.default(true),
@@ -36,6 +39,21 @@ export const ConfigSchema = z
     WEBSUB_CA_FILE: z.string().min(1).optional(),
     WEBSUB_RATE_LIMIT: int(0).default(60),
     WEBSUB_CONCURRENCY: int(1).default(64),
+    /** Contract §8: /metrics answers only with `Authorization: Bearer <token>`; unset, /metrics is a 404. */
+    METRICS_TOKEN: z.string().min(1).optional(),
+    // Limits (README "Limits"): each bounds the work or memory one client can make the server spend.
+    /** Largest request body accepted (413 past it). */
+    BODY_LIMIT_BYTES: int(1024).default(1024 * 1024),
+    /** Time to receive a whole request, headers and body (408 past it): a trickled body is cut off. */
+    REQUEST_TIMEOUT_MS: int(1000).default(30_000),
+    /** Time to receive the request headers. */
+    HEADERS_TIMEOUT_MS: int(1000).default(10_000),
+    /** How long an idle keep-alive connection stays open between requests. */
+    KEEP_ALIVE_TIMEOUT_MS: int(100).default(5_000),
+    /** Open connections per client address; more are answered 503 and closed. 0: no cap (behind a proxy). */
+    MAX_CONNECTIONS_PER_ADDRESS: int(0).default(128),
+    /** Memory the cached since answers of one snapshot may take. */
+    SINCE_CACHE_BYTES: int(0).default(32 * 1024 * 1024),
     /**
      * Behind a load balancer: which proxies' X-Forwarded-For to believe, so per-address limits see the
      * client, not the proxy. `true` (any) or comma-separated addresses/CIDRs; unset: none.

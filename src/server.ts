@@ -1,13 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Config } from './config.js';
+import { DEFAULT_DATABASE_URL, type Config } from './config.js';
 import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
 import type { ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { importFiles } from './import/import-files.js';
 import { registerMcp } from './mcp/register-mcp.js';
+import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
+import { createMetricSources } from './storage/ops-queries.js';
 import { createDocumentRenderers } from './renderers.js';
+import { setSinceCacheBudget } from './snapshot/queries.js';
 import { buildSnapshot } from './snapshot/snapshot.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
@@ -28,6 +31,7 @@ export interface RunningServer {
   database: DatabaseHandle;
   store: ReviewStore;
   websub: WebSubHub;
+  metrics: ServiceMetrics;
   /** Graceful stop: no new connections, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -52,14 +56,23 @@ async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Prom
  */
 export async function createServer(config: Config, logger: FastifyBaseLogger): Promise<RunningServer> {
   const urls = createServiceUrls(config.BASE_URL);
-  const database = await openDatabase(config.DATABASE_URL);
+  const database = await openDatabase(config.DATABASE_URL, { createDirectory: config.DATABASE_URL === DEFAULT_DATABASE_URL });
   try {
     const store = createReviewStore(database.db);
     if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
     const renderers = await createDocumentRenderers(config, { worker: true });
+    const metrics = createServiceMetrics();
+    setSinceCacheBudget(config.SINCE_CACHE_BYTES);
     const snapshots = createSnapshotManager({
       store,
-      build: (state) => buildSnapshot(state, urls, renderers.list),
+      build: (state, previous) => {
+        const started = performance.now();
+        const next = buildSnapshot(state, urls, renderers.list, previous);
+        metrics.observeSnapshotBuild((performance.now() - started) / 1000);
+        const insights = next.pending.get('insights.json');
+        insights?.then(() => metrics.observeInsights((performance.now() - started) / 1000)).catch(() => undefined);
+        return next;
+      },
       pollMs: config.SNAPSHOT_POLL_MS,
       onError: (err) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'),
     });
@@ -76,7 +89,15 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     changes?.subscribe(() => {
       snapshots.refresh().catch((err: unknown) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'));
     });
-    const websub = createWebSubHub({ config, store: createWebSubStore(database.db, database.dialect), snapshots, urls, logger });
+    const websub = createWebSubHub({
+      config,
+      store: createWebSubStore(database.db, database.dialect),
+      snapshots,
+      urls,
+      logger,
+      onDelivery: (outcome) => metrics.countDelivery(outcome),
+    });
+    metrics.setSources(createMetricSources(database.db, () => snapshots.current().view.reviews.length));
     const mcp = async (a: FastifyInstance) => {
       const sessionStore = createMcpSessionStore(database.db);
       const { MCP_SESSION_TTL_SECONDS: sessionTtlSeconds, MCP_MAX_SESSIONS: maxSessions } = config;
@@ -88,6 +109,23 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       logger,
       schemas: renderers.schemas,
       trustProxy: config.TRUST_PROXY,
+      limits: {
+        bodyLimitBytes: config.BODY_LIMIT_BYTES,
+        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+        headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+        keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+        maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+      },
+      ops: {
+        metrics,
+        ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
+        // Ready once the first snapshot is published (start() above) and while the store answers.
+        readiness: async () => {
+          const snapshot = snapshots.current();
+          await withTimeout(store.version(), 2000);
+          return { reviews: snapshot.view.reviews.length, snapshot: snapshot.documents.get('reviews.json')?.etag ?? String(snapshot.version) };
+        },
+      },
       plugins: [websub.plugin, mcp],
     });
     websub.start();
@@ -98,6 +136,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       database,
       store,
       websub,
+      metrics,
       async close() {
         snapshots.stop();
         await app.close();
@@ -110,5 +149,18 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   } catch (error) {
     await database.close();
     throw error;
+  }
+}
+
+/** Rejects when `work` takes longer than `ms` (a store that hangs is as unready as one that fails). */
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -18,3 +18,8 @@ export interface CliCommand {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** A problem the operator fixes by changing a setting (a port in use): one line, exit status 2. */
+export class OperatorError extends Error {
+  override name = 'OperatorError';
+}

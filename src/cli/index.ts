@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError } from '../config.js';
-import { UsageError, type CliCommand, type CliIo } from './command.js';
+import { OperatorError, UsageError, type CliCommand, type CliIo } from './command.js';
 
 interface CommandEntry {
   name: string;
@@ -27,6 +27,10 @@ const COMMANDS: CommandEntry[] = [
   {
     name: 'export',
     load: async () => (await import('./commands/export.js')).exportCommand,
+  },
+  {
+    name: 'backup',
+    load: async () => (await import('./commands/backup.js')).backupCommand,
   },
   {
     name: 'subscriptions',
@@ -78,7 +82,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`review-data ${name}: ${e.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    if (e instanceof ConfigError) {
+    // Contract §8: what to change, on one line, exit status 2, no stack trace. Matched by name so that
+    // the storage module loads only with the commands that use it.
+    if (e instanceof ConfigError || e instanceof OperatorError || (e instanceof Error && e.name === 'DatabaseOpenError')) {
       io.stderr.write(`review-data ${name}: ${e.message}\n`);
       return 2;
     }

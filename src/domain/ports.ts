@@ -9,6 +9,8 @@ export interface DatasetState {
   reviews: StoredReview[];
   /** The change counter at the time of the read. */
   version: number;
+  /** When the last change was committed (ISO): the publication time Last-Modified derives from. */
+  changedAt?: string | null;
 }
 
 export interface ImportInput {

@@ -87,14 +87,36 @@ export function parseSearchQuery(raw: Record<string, unknown>): ParseResult<Sear
       input[key] = value;
     }
   }
+  // `rating[]=1` or `limit[0]=5` is a known parameter in a form this API does not take: saying so beats
+  // ignoring it as unknown and answering as if no filter had been asked for (issue 11).
+  for (const key of Object.keys(raw)) {
+    const base = /^([a-z_]+)\[[^\]]*\]/.exec(key)?.[1];
+    if (base && base in SearchFieldsSchema.shape) {
+      issues.push({ path: [key], code: 'unsupported_parameter', message: `${key} is not accepted: give ${base}=VALUE, once, without brackets` });
+    }
+  }
   const parsed = SearchParamsSchema.safeParse(input);
   if (!parsed.success) issues.push(...toIssues(parsed.error));
-  if (issues.length > 0) return { ok: false, issues };
+  if (issues.length > 0) return { ok: false, issues: uniqueIssues(issues) };
   return { ok: true, value: parsed.success ? parsed.data : {} };
+}
+
+/**
+ * One issue per parameter and message: a huge `limit` fails both the integer and the maximum check,
+ * each with the same message naming what limit accepts; the client needs to read it once.
+ */
+function uniqueIssues(issues: Issue[]): Issue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path.join('.')}\u0000${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Validates MCP `search_reviews` arguments (JSON numbers) with the same schema and issue format. */
 export function parseSearchArguments(args: unknown): ParseResult<SearchParams> {
   const parsed = SearchParamsSchema.safeParse(args ?? {});
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: toIssues(parsed.error) };
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: uniqueIssues(toIssues(parsed.error)) };
 }

@@ -1,12 +1,15 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
+import { capConnectionsPerAddress } from './connection-cap.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
+import { registerOpsRoutes, type OpsDeps } from './routes/ops.js';
 import { registerReviewRoutes } from './routes/reviews.js';
 import { registerSiteRoutes } from './routes/site.js';
 
@@ -17,9 +20,29 @@ export interface AppDeps {
   logger?: FastifyServerOptions['loggerInstance'] | FastifyServerOptions['logger'];
   /** Fastify's trustProxy (config TRUST_PROXY): request.ip from X-Forwarded-For behind a load balancer. */
   trustProxy?: boolean | string;
+  /** Request limits (README "Limits"); each has a safe default. */
+  limits?: Partial<HttpLimits>;
+  /** /healthz, /readyz and /metrics (contract §8); without it /readyz answers from the snapshot alone. */
+  ops?: Partial<OpsDeps>;
   /** Further transports (MCP, the WebSub hub) register their routes here, before the app is ready. */
   plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
 }
+
+export interface HttpLimits {
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnectionsPerAddress: number;
+}
+
+export const DEFAULT_LIMITS: HttpLimits = {
+  bodyLimitBytes: 1024 * 1024,
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnectionsPerAddress: 128,
+};
 
 // Headers a browser script may read (contract §4).
 const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Mcp-Session-Id'];
@@ -34,16 +57,34 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.logger && typeof deps.logger === 'object' && 'child' in deps.logger
       ? { loggerInstance: deps.logger }
       : { logger: deps.logger ?? false };
+  const limits = { ...DEFAULT_LIMITS, ...deps.limits };
   const app = Fastify({
     ...(loggerOptions as FastifyServerOptions),
+    // One line per request, written when it completes (contract §8), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: deps.trustProxy ?? false,
     // A request line or body this large is an attack or a mistake, never a query.
-    bodyLimit: 1024 * 1024,
+    bodyLimit: limits.bodyLimitBytes,
+    // Issue 11 H2: a body trickled one byte every few seconds is cut off (408) once the whole request
+    // has taken requestTimeout; headers must arrive within headersTimeout, checked every second.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
     clientErrorHandler,
     forceCloseConnections: 'idle',
+  });
+  capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    deps.ops?.metrics?.observeRequest(route, request.method, reply.statusCode, seconds);
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip },
+      'request',
+    );
   });
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
@@ -83,6 +124,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     transformObject: createJsonSchemaTransformObject({}),
   });
 
+  registerOpsRoutes(app, {
+    readiness: async () => {
+      const snapshot = deps.snapshots.current();
+      return { reviews: snapshot.view.reviews.length, snapshot: snapshot.documents.get('reviews.json')?.etag ?? String(snapshot.version) };
+    },
+    ...deps.ops,
+  });
   registerDatasetRoutes(app, deps);
   registerReviewRoutes(app, deps);
   registerSiteRoutes(app, deps);

@@ -26,6 +26,8 @@ export interface Validators {
   etag: string;
   /** Milliseconds, whole seconds. */
   lastModified: number;
+  /** Two contents shared this date: If-Modified-Since cannot prove the client's copy is current. */
+  weakDate?: boolean;
 }
 
 /** True when a GET/HEAD with these headers should be answered 304 Not Modified. */
@@ -39,7 +41,7 @@ export function isNotModified(
     return etagMatches(value, v.etag);
   }
   const ims = headers['if-modified-since'];
-  if (ims) {
+  if (ims && !v.weakDate) {
     const since = Date.parse(ims);
     // An invalid date is ignored (RFC 9110 §13.1.3).
     if (!Number.isNaN(since)) return v.lastModified <= since;

@@ -8,14 +8,15 @@ import { JSON_MEDIA_TYPE, type Snapshot } from './snapshot.js';
  * assembled from each review's pre-serialized JSON: no review is stringified per request.
  */
 
-function newestUpdate(snapshot: Snapshot, positions: Iterable<number>): number {
-  let best = Number.NEGATIVE_INFINITY;
-  for (const p of positions) best = Math.max(best, Date.parse(snapshot.view.reviews[p]!.updated_at));
-  // No reviews in the response: the dataset's last change (contract §4).
-  return best === Number.NEGATIVE_INFINITY ? Date.parse(snapshot.view.updatedAt) : best;
+/**
+ * A query answer of this snapshot, dated by the snapshot's publication time (issue 11, M1): an answer
+ * can change because a review left it, which no remaining record's updated_at shows.
+ */
+export function answerRepresentation(snapshot: Snapshot, json: string): Representation {
+  return createRepresentation(json, JSON_MEDIA_TYPE, snapshot.publishedAt, snapshot.publishedWeak);
 }
 
-export type SearchAnswer = { ok: true; json: string; lastModified: number } | { ok: false; issues: Issue[] };
+export type SearchAnswer = { ok: true; json: string } | { ok: false; issues: Issue[] };
 
 export function searchReviews(snapshot: Snapshot, params: SearchParams): SearchAnswer {
   const outcome = snapshot.index.search(params);
@@ -25,7 +26,7 @@ export function searchReviews(snapshot: Snapshot, params: SearchParams): SearchA
   const json =
     `{"reviews":[${reviews}],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
     `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  return { ok: true, json, lastModified: newestUpdate(snapshot, page.positions) };
+  return { ok: true, json };
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */
@@ -67,19 +68,44 @@ export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): {
   return { json: `{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[${reviews}]}`, count };
 }
 
-// Since answers can be large; the same date is asked for again and again by polling clients.
-const SINCE_CACHE_SIZE = 64;
-const sinceCaches = new WeakMap<Snapshot, Map<string, Representation>>();
+/**
+ * Since answers can be large (the whole dataset for an old date) and polling clients ask for the same
+ * date again and again, so they are cached per snapshot, within a byte budget rather than a count: 64
+ * old dates at 50k reviews used to keep 1.7 GB (issue 11, M3). Least recently used answers go first; an
+ * answer larger than the whole budget is served but not kept.
+ */
+export const DEFAULT_SINCE_CACHE_BYTES = 32 * 1024 * 1024;
+let sinceBudget = DEFAULT_SINCE_CACHE_BYTES;
+const sinceCaches = new WeakMap<Snapshot, { entries: Map<string, Representation>; bytes: number }>();
+
+/** SINCE_CACHE_BYTES (README "Limits"); 0 turns the cache off. */
+export function setSinceCacheBudget(bytes: number): void {
+  sinceBudget = bytes;
+}
+
+/** Bytes the since cache of `snapshot` holds now (tests and metrics). */
+export function sinceCacheBytes(snapshot: Snapshot): number {
+  return sinceCaches.get(snapshot)?.bytes ?? 0;
+}
 
 export function reviewsSince(snapshot: Snapshot, date: string): Representation {
   let cache = sinceCaches.get(snapshot);
-  if (!cache) sinceCaches.set(snapshot, (cache = new Map()));
-  const hit = cache.get(date);
-  if (hit) return hit;
-  const { json, count } = sinceAnswer(snapshot, date);
-  const positions = Array.from({ length: count }, (_, i) => i);
-  const rep = createRepresentation(json, JSON_MEDIA_TYPE, newestUpdate(snapshot, positions));
-  if (cache.size >= SINCE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(date, rep);
+  if (!cache) sinceCaches.set(snapshot, (cache = { entries: new Map(), bytes: 0 }));
+  const hit = cache.entries.get(date);
+  if (hit) {
+    cache.entries.delete(date);
+    cache.entries.set(date, hit); // most recently used last
+    return hit;
+  }
+  const rep = answerRepresentation(snapshot, sinceAnswer(snapshot, date).json);
+  const size = rep.body.length;
+  if (size > sinceBudget) return rep;
+  for (const [key, old] of cache.entries) {
+    if (cache.bytes + size <= sinceBudget) break;
+    cache.entries.delete(key);
+    cache.bytes -= old.body.length;
+  }
+  cache.entries.set(date, rep);
+  cache.bytes += size;
   return rep;
 }

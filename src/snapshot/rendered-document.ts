@@ -20,6 +20,11 @@ export interface Representation {
   etag: string;
   /** Milliseconds, truncated to whole seconds as HTTP dates are (RFC 9110 §5.6.7). */
   lastModified: number;
+  /**
+   * True when another content of this resource was published within the same second: the date cannot
+   * tell the two apart, so If-Modified-Since alone never answers 304 (RFC 9110 §8.8.2.2, a weak date).
+   */
+  weakDate?: boolean;
   encoded(coding: ContentCoding): Promise<EncodedVariant>;
 }
 
@@ -51,7 +56,7 @@ export async function compress(body: Buffer, coding: ContentCoding): Promise<Buf
 /** A whole document of a snapshot. */
 export type RenderedDocument = Representation;
 
-export function createRepresentation(body: Buffer | string, contentType: string, lastModifiedMs: number): Representation {
+export function createRepresentation(body: Buffer | string, contentType: string, lastModifiedMs: number, weakDate = false): Representation {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const etag = strongEtag(bytes);
   const variants = new Map<ContentCoding, Promise<EncodedVariant>>();
@@ -60,6 +65,7 @@ export function createRepresentation(body: Buffer | string, contentType: string,
     contentType,
     etag,
     lastModified: Math.floor(lastModifiedMs / 1000) * 1000,
+    ...(weakDate ? { weakDate } : {}),
     encoded(coding) {
       let v = variants.get(coding);
       if (!v) {

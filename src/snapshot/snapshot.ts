@@ -44,6 +44,37 @@ export interface Snapshot {
   values: ReadonlyMap<string, unknown>;
   /** Documents still being rendered asynchronously; each settles once, filling `documents`. */
   pending: ReadonlyMap<string, Promise<void>>;
+  /**
+   * When this snapshot's data was published (ms, whole seconds): the Last-Modified of every answer
+   * computed from it. Never earlier than the previous snapshot's, never in the future (issue 11, M1).
+   */
+  publishedAt: number;
+  /** The previous snapshot was published in the same second: dates alone cannot tell them apart. */
+  publishedWeak: boolean;
+}
+
+/**
+ * The publication time of a new snapshot: when its change was committed (the store's changed_at, the
+ * same on every replica), clamped to now and to the previous snapshot's time. Record fields such as
+ * updated_at never decide it: hiding a review must not move Last-Modified back, and an imported
+ * `updated_at` in 2099 must not pin it there (issue 11, M1).
+ */
+export function publicationTime(state: DatasetState, view: PublishedView, previous: Snapshot | null, now = Date.now()): number {
+  const committed = state.changedAt ? Date.parse(state.changedAt) : Date.parse(view.updatedAt);
+  const at = Math.min(Number.isNaN(committed) ? now : committed, now);
+  return Math.floor(Math.max(at, previous?.publishedAt ?? 0) / 1000) * 1000;
+}
+
+/**
+ * A document's validators: its previous Last-Modified while its bytes are unchanged, the publication
+ * time when they changed (a weak date when that is the same second as before).
+ */
+function dated(body: string, contentType: string, before: RenderedDocument | undefined, publishedAt: number): RenderedDocument {
+  const fresh = createRepresentation(body, contentType, publishedAt);
+  if (!before) return fresh;
+  if (before.etag === fresh.etag) return createRepresentation(fresh.body, contentType, before.lastModified, before.weakDate ?? false);
+  const lastModified = Math.max(publishedAt, before.lastModified);
+  return createRepresentation(fresh.body, contentType, lastModified, lastModified === before.lastModified);
 }
 
 /**
@@ -164,18 +195,27 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
   };
 }
 
-export function buildSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Snapshot {
+export function buildSnapshot(
+  state: DatasetState,
+  urls: ServiceUrls,
+  renderers: readonly DocumentRenderer[],
+  previous: Snapshot | null = null,
+  now = Date.now(),
+): Snapshot {
   const view = buildView(state, urls);
+  const publishedAt = publicationTime(state, view, previous, now);
   const reviewJson = view.reviews.map((r) => JSON.stringify(r));
   const documents = new Map<string, RenderedDocument>();
   const values = new Map<string, unknown>();
+  // Only the previous documents are kept (not the whole previous snapshot) until the async ones settle.
+  const before = previous?.documents;
   documents.set(
     datasetRenderer.name,
-    createRepresentation(datasetJson(view, reviewJson), datasetRenderer.contentType, Date.parse(view.updatedAt)),
+    dated(datasetJson(view, reviewJson), datasetRenderer.contentType, before?.get(datasetRenderer.name), publishedAt),
   );
   const pending = new Map<string, Promise<void>>();
   const store = (r: DocumentRenderer, out: RenderOutput) => {
-    documents.set(r.name, createRepresentation(out.body, r.contentType, Date.parse(out.lastModified)));
+    documents.set(r.name, dated(out.body, r.contentType, before?.get(r.name), publishedAt));
     if (out.value !== undefined) values.set(r.name, out.value);
   };
   for (const r of renderers) {
@@ -196,5 +236,7 @@ export function buildSnapshot(state: DatasetState, urls: ServiceUrls, renderers:
     documents,
     values,
     pending,
+    publishedAt,
+    publishedWeak: previous !== null && previous.version !== state.version && previous.publishedAt === publishedAt,
   };
 }

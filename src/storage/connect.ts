@@ -24,6 +24,21 @@ export interface DatabaseHandle {
   /** The location, for logs: a file path or a URL without its password. */
   describe: string;
   close(): Promise<void>;
+  /** SQLite only: a consistent copy of the database while others read and write (the online backup API). */
+  backup?(file: string): Promise<void>;
+}
+
+/**
+ * The database named by DATABASE_URL cannot be used: the message names the setting and the location and
+ * says what to change (contract §8: one line, exit status 2).
+ */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+}
+
+export interface OpenOptions {
+  /** Create a missing parent directory of a SQLite file (only for the default DATABASE_URL). */
+  createDirectory?: boolean;
 }
 
 /** `sqlite:./data/reviews.db`, `sqlite::memory:`, `sqlite:/abs/path.db`, or `postgres://…` (contract §1). */
@@ -31,7 +46,7 @@ export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string
   if (/^postgres(ql)?:\/\//i.test(url)) return { dialect: 'postgres', url };
   const m = /^sqlite:(?:\/\/)?(.+)$/i.exec(url);
   if (m?.[1]) return { dialect: 'sqlite', file: m[1] };
-  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url}")`);
+  throw new DatabaseOpenError(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}")`);
 }
 
 /**
@@ -54,9 +69,26 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(file: string): DatabaseHandle {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const native = new SqliteDatabase(file);
+function openNative(file: string, options: OpenOptions): SqliteDatabase.Database {
+  if (file === ':memory:') return new SqliteDatabase(file);
+  const dir = path.dirname(path.resolve(file));
+  // A typo in DATABASE_URL must not quietly start an empty database somewhere new (issue 11).
+  if (!fs.existsSync(dir)) {
+    if (!options.createDirectory) {
+      throw new DatabaseOpenError(`DATABASE_URL names ${file}, but the directory ${dir} does not exist: create it or change DATABASE_URL`);
+    }
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  try {
+    return new SqliteDatabase(file);
+  } catch (e) {
+    const reason = (e as Error).message;
+    throw new DatabaseOpenError(`cannot open the SQLite database ${path.resolve(file)} (DATABASE_URL): ${reason}; change DATABASE_URL or fix the path's permissions`);
+  }
+}
+
+function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
+  const native = openNative(file, options);
   // WAL lets the server read while an `import` in another process writes; busy_timeout makes that
   // writer wait for a lock instead of failing; FULL sync so a committed import survives power loss.
   native.pragma('journal_mode = WAL');
@@ -64,7 +96,17 @@ function openSqlite(file: string): DatabaseHandle {
   native.pragma('synchronous = FULL');
   native.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: native }) });
-  return { db, dialect: 'sqlite', describe: file, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    describe: file,
+    close: () => db.destroy(),
+    async backup(target) {
+      // SQLite's online backup copies pages in steps, so the server keeps reading and writing meanwhile,
+      // and the copy is one consistent state of the database.
+      await native.backup(target);
+    },
+  };
 }
 
 function openPostgres(url: string): DatabaseHandle {
@@ -80,17 +122,26 @@ function openPostgres(url: string): DatabaseHandle {
 }
 
 /** Opens the database named by DATABASE_URL and brings its schema up to date. */
-export async function openDatabase(url: string): Promise<DatabaseHandle> {
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   const parsed = parseDatabaseUrl(url);
-  const handle = parsed.dialect === 'sqlite' ? openSqlite(parsed.file) : openPostgres(parsed.url);
+  const handle = parsed.dialect === 'sqlite' ? openSqlite(parsed.file, options) : openPostgres(parsed.url);
   try {
     await migrate(handle.db);
     if (handle.dialect === 'postgres') await installChangeNotify(handle.db);
   } catch (error) {
     await handle.close();
-    throw error;
+    throw describeOpenFailure(error, handle);
   }
   return handle;
+}
+
+/** A failure to reach or prepare the database, as one line naming DATABASE_URL; other errors unchanged. */
+function describeOpenFailure(error: unknown, handle: DatabaseHandle): unknown {
+  const e = error as Error & { code?: string };
+  const code = String(e.code ?? '');
+  const connection = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|28P01|28000|3D000|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_NOTADB|SQLITE_CORRUPT|SQLITE_PERM|SQLITE_IOERR.*)$/.test(code);
+  if (!connection && !/timeout|connect/i.test(e.message ?? '')) return error;
+  return new DatabaseOpenError(`cannot use the database ${handle.describe} (DATABASE_URL): ${e.message || code}; change DATABASE_URL or start the database`);
 }
 
 export async function migrate(db: Kysely<Database>): Promise<void> {

@@ -72,7 +72,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
       // No transaction, so reads never wait for a writer: the counter is read first, so the data can
       // only be newer than the version it is labelled with, which costs one extra rebuild, never a
       // missed change.
-      const v = await db.selectFrom('data_version').select('version').where('singleton', '=', 1).executeTakeFirst();
+      const v = await db.selectFrom('data_version').select(['version', 'changed_at']).where('singleton', '=', 1).executeTakeFirst();
       const b = await db.selectFrom('business').select(['doc', 'updated_at']).where('singleton', '=', 1).executeTakeFirst();
       const rows = await db.selectFrom('reviews').select('doc').execute();
       // Rows were validated on the way in; parsing again would double the start-up time at 100k.
@@ -82,6 +82,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
         businessUpdatedAt: b?.updated_at ?? null,
         reviews,
         version: Number(v?.version ?? 0),
+        changedAt: v?.changed_at ?? null,
       };
     },
 

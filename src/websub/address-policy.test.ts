@@ -42,3 +42,12 @@ describe('callback address classification (contract §6)', () => {
     expect(isPublicAddress('')).toBe(false);
   });
 });
+
+describe('IPv4 addresses in other IPv6 forms (issue 11, Low)', () => {
+  it('refuses IPv4-compatible and IPv4-translated forms of loopback and private addresses', () => {
+    for (const a of ['::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '::ffff:0:a00:1', '::a00:1']) expect(isPublicAddress(a), a).toBe(false);
+  });
+  it('still accepts a public IPv6 address', () => {
+    expect(isPublicAddress('2606:4700:4700::1111')).toBe(true);
+  });
+});

@@ -31,6 +31,8 @@ export interface HubWorkerOptions {
   pollMs?: number;
   /** How long stop() lets in-flight requests finish before aborting and releasing them. */
   shutdownGraceMs?: number;
+  /** Told each delivery's outcome (metrics). */
+  onDelivery?: (outcome: 'delivered' | 'gone' | 'failed') => void;
 }
 
 export interface HubWorker {
@@ -113,6 +115,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     const response = await o.client.post(sub.callback, content.body, headers, shutdown.signal);
     if (!response.ok && shutdown.signal.aborted) return o.store.releaseDelivery(d, o.workerId, o.clock.now());
     const outcome = classifyDelivery(response);
+    o.onDelivery?.(outcome === 'delivered' || outcome === 'gone' ? outcome : 'failed');
     const detail = { topic: sub.topic, callback: sub.callback, ...(response.ok ? { status: response.status } : { error: response.error }) };
     if (outcome === 'delivered') {
       await successes.add({ delivery: d, worker: o.workerId, now: o.clock.now() });

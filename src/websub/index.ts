@@ -39,6 +39,8 @@ export interface WebSubHubDeps {
   scheduler?: Scheduler;
   client?: CallbackClient;
   pollMs?: number;
+  /** Called with each delivery's outcome (delivered, gone, failed): the metrics counter. */
+  onDelivery?: (outcome: string) => void;
 }
 
 export interface WebSubHub {
@@ -77,6 +79,7 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
     timeoutMs: config.WEBSUB_TIMEOUT_MS,
     retryDelaysSeconds: config.WEBSUB_RETRY_DELAYS,
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+    ...(deps.onDelivery ? { onDelivery: deps.onDelivery } : {}),
   });
   const lease = { min: config.WEBSUB_LEASE_MIN, max: config.WEBSUB_LEASE_MAX, default: config.WEBSUB_LEASE_DEFAULT };
 

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../config.js';
+import { DEFAULT_DATABASE_URL, loadConfig } from '../../config.js';
 import type { ReviewStore } from '../../domain/ports.js';
 import { openDatabase, type DatabaseHandle } from '../../storage/connect.js';
 import { createReviewStore } from '../../storage/review-store.js';
@@ -11,7 +11,7 @@ export async function withStore<T>(
   fn: (store: ReviewStore, handle: DatabaseHandle) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(io.env, { 'database-url': databaseUrl });
-  const handle = await openDatabase(config.DATABASE_URL);
+  const handle = await openDatabase(config.DATABASE_URL, { createDirectory: config.DATABASE_URL === DEFAULT_DATABASE_URL });
   try {
     return await fn(createReviewStore(handle.db), handle);
   } finally {

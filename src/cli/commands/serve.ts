@@ -1,7 +1,7 @@
 import { CONFIG_KEYS, flagName, loadConfig } from '../../config.js';
 import { createServer } from '../../server.js';
 import { parseCommandArgs } from '../args.js';
-import type { CliCommand } from '../command.js';
+import { OperatorError, type CliCommand } from '../command.js';
 import { createLogger } from '../logger.js';
 
 const options = Object.fromEntries(CONFIG_KEYS.map((k) => [flagName(k), { type: 'string' as const }]));
@@ -15,7 +15,12 @@ export const serveCommand: CliCommand = {
     const config = loadConfig(io.env, values as Record<string, string | undefined>);
     const log = createLogger(config.LOG_LEVEL, io.stderr);
     const server = await createServer(config, log);
-    await server.app.listen({ port: config.PORT, host: config.HOST });
+    try {
+      await server.app.listen({ port: config.PORT, host: config.HOST });
+    } catch (e) {
+      await server.close().catch(() => undefined);
+      throw listenFailure(e as NodeJS.ErrnoException, config.HOST, config.PORT);
+    }
     const u = server.urls;
     const lines = [
       `Review Data Service is serving ${server.snapshots.current().view.business.name} (${server.snapshots.current().view.reviews.length} published reviews) from ${server.database.describe}`,
@@ -53,3 +58,15 @@ export const serveCommand: CliCommand = {
     return 0;
   },
 };
+
+/** A listen failure as what to change (contract §8), e.g. another process on the port. */
+function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (e.code === 'EADDRINUSE') {
+    return new OperatorError(`port ${port} on ${host} is already in use: stop the other process or choose another port with PORT=${port + 1} or --port ${port + 1}`);
+  }
+  if (e.code === 'EACCES') return new OperatorError(`no permission to listen on port ${port}: choose a port above 1023 with PORT or --port`);
+  if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') {
+    return new OperatorError(`cannot listen on ${host}: it is not an address of this machine; change HOST or --host`);
+  }
+  return e;
+}

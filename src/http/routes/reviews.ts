@@ -5,9 +5,7 @@ import { AppError } from '../../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../../domain/results.js';
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
-import { JSON_MEDIA_TYPE } from '../../snapshot/snapshot.js';
-import { findReview, reviewsSince, searchReviews, sinceDateIssue } from '../../snapshot/queries.js';
-import { createRepresentation } from '../../snapshot/rendered-document.js';
+import { answerRepresentation, findReview, reviewsSince, searchReviews, sinceDateIssue } from '../../snapshot/queries.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse } from './openapi-responses.js';
@@ -34,9 +32,10 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
     handler: (request, reply) => {
       const parsed = parseSearchQuery(request.query as Record<string, unknown>);
       if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
-      const result = searchReviews(deps.snapshots.current(), parsed.value);
+      const snapshot = deps.snapshots.current();
+      const result = searchReviews(snapshot, parsed.value);
       if (!result.ok) throw new AppError('invalid_parameters', describeIssues(result.issues), result.issues);
-      return sendRepresentation(request, reply, createRepresentation(result.json, JSON_MEDIA_TYPE, result.lastModified));
+      return sendRepresentation(request, reply, answerRepresentation(snapshot, result.json));
     },
   });
   rejectOtherMethods(app, '/api/reviews/search');
@@ -85,7 +84,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       const review = findReview(snapshot, id);
       if (!review) throw new AppError('not_found', 'There is no published review with that id.');
       const json = `{"review":${review.json}}`;
-      return sendRepresentation(request, reply, createRepresentation(json, JSON_MEDIA_TYPE, Date.parse(review.updated_at)));
+      return sendRepresentation(request, reply, answerRepresentation(snapshot, json));
     },
   });
   rejectOtherMethods(app, '/api/reviews/:id');

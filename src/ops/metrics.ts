@@ -1,0 +1,107 @@
+import client from 'prom-client';
+
+/** Live counts read when /metrics is scraped (gauges), from the stores, not kept in memory. */
+export interface MetricSources {
+  publishedReviews(): number;
+  mcpSessions(): Promise<number>;
+  subscriptionsByState(): Promise<Record<string, number>>;
+  outboxBacklog(): Promise<number>;
+}
+
+export interface ServiceMetrics {
+  registry: client.Registry;
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
+  observeSnapshotBuild(seconds: number): void;
+  observeInsights(seconds: number): void;
+  countDelivery(outcome: string): void;
+  setSources(sources: MetricSources): void;
+}
+
+/**
+ * The Prometheus metrics of contract §8, in their own registry (never the global one, so two servers in
+ * one test process do not share counters). Gauges that mirror store state are computed on scrape.
+ */
+export function createServiceMetrics(): ServiceMetrics {
+  const registry = new client.Registry();
+  let sources: MetricSources | null = null;
+  client.collectDefaultMetrics({ register: registry });
+  const requests = new client.Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request to the end of the response, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const builds = new client.Histogram({
+    name: 'snapshot_build_duration_seconds',
+    help: 'Snapshot builds (one per data change) and their duration.',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const insights = new client.Histogram({
+    name: 'insights_computation_duration_seconds',
+    help: 'Time to compute the insights document of a snapshot (in the insights worker).',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const deliveries = new client.Counter({
+    name: 'websub_deliveries_total',
+    help: 'WebSub content deliveries by outcome (delivered, gone, failed).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'published_reviews',
+    help: 'Reviews in the current snapshot (published: verified and not hidden).',
+    registers: [registry],
+    collect() {
+      if (sources) this.set(sources.publishedReviews());
+    },
+  });
+  new client.Gauge({
+    name: 'mcp_sessions',
+    help: 'Live MCP sessions.',
+    registers: [registry],
+    async collect() {
+      if (sources) this.set(await sources.mcpSessions());
+    },
+  });
+  new client.Gauge({
+    name: 'websub_subscriptions',
+    help: 'WebSub subscriptions by state (active, expired, pending verification).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      if (!sources) return;
+      for (const [state, n] of Object.entries(await sources.subscriptionsByState())) this.set({ state }, n);
+    },
+  });
+  new client.Gauge({
+    name: 'websub_outbox_backlog',
+    help: 'WebSub deliveries waiting in the outbox.',
+    registers: [registry],
+    async collect() {
+      if (sources) this.set(await sources.outboxBacklog());
+    },
+  });
+  return {
+    registry,
+    observeRequest(route, method, status, seconds) {
+      const labels = { route, method, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    observeSnapshotBuild: (s) => builds.observe(s),
+    observeInsights: (s) => insights.observe(s),
+    countDelivery: (outcome) => deliveries.inc({ outcome }),
+    setSources(s) {
+      sources = s;
+    },
+  };
+}
