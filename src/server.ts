@@ -123,7 +123,10 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         readiness: async () => {
           const snapshot = snapshots.current();
           await withTimeout(store.version(), 2000);
-          return { reviews: snapshot.view.reviews.length, snapshot: snapshot.documents.get('reviews.json')?.etag ?? String(snapshot.version) };
+          return {
+            reviews: snapshot.view.reviews.length,
+            snapshot: snapshot.documents.get('reviews.json')?.etag ?? String(snapshot.version),
+          };
         },
       },
       plugins: [websub.plugin, mcp],

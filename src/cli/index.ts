@@ -59,6 +59,20 @@ async function help(): Promise<string> {
   ].join('\n');
 }
 
+/**
+ * A storage failure the operator fixes outside the program (a full disk), said as its cause. The write
+ * was one transaction, so nothing of it was kept (issue 11: reported as "cannot rollback" before).
+ */
+function storageFailure(e: unknown): string | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL')
+    return 'the disk holding the database is full (SQLITE_FULL): nothing was written; free some space and run it again';
+  if (code === 'ENOSPC') return 'the disk is full (ENOSPC): nothing was written; free some space and run it again';
+  if (typeof code === 'string' && code.startsWith('SQLITE_IOERR'))
+    return `the database could not be written (${code}: ${(e as Error).message}): nothing was written; check the disk`;
+  return null;
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -87,6 +101,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (e instanceof ConfigError || e instanceof OperatorError || (e instanceof Error && e.name === 'DatabaseOpenError')) {
       io.stderr.write(`review-data ${name}: ${e.message}\n`);
       return 2;
+    }
+    const storage = storageFailure(e);
+    if (storage) {
+      io.stderr.write(`review-data ${name}: ${storage}\n`);
+      return 1;
     }
     io.stderr.write(`review-data ${name}: ${(e as Error).stack ?? String(e)}\n`);
     return 1;

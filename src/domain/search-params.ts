@@ -92,7 +92,11 @@ export function parseSearchQuery(raw: Record<string, unknown>): ParseResult<Sear
   for (const key of Object.keys(raw)) {
     const base = /^([a-z_]+)\[[^\]]*\]/.exec(key)?.[1];
     if (base && base in SearchFieldsSchema.shape) {
-      issues.push({ path: [key], code: 'unsupported_parameter', message: `${key} is not accepted: give ${base}=VALUE, once, without brackets` });
+      issues.push({
+        path: [key],
+        code: 'unsupported_parameter',
+        message: `${key} is not accepted: give ${base}=VALUE, once, without brackets`,
+      });
     }
   }
   const parsed = SearchParamsSchema.safeParse(input);

@@ -4,11 +4,12 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import type { ServiceMetrics } from '../ops/metrics.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
+import { registerExtraMethods } from './routes/methods.js';
+import { registerProtocolEdges } from './protocol-edges.js';
 import { registerOpsRoutes, type OpsDeps } from './routes/ops.js';
 import { registerReviewRoutes } from './routes/reviews.js';
 import { registerSiteRoutes } from './routes/site.js';
@@ -69,7 +70,12 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     // has taken requestTimeout; headers must arrive within headersTimeout, checked every second.
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs) },
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+      // Answered by registerProtocolEdges in the problem shape, with CORS.
+      requireHostHeader: false,
+    },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     frameworkErrors: sendFrameworkError,
     return503OnClosing: true,
@@ -77,6 +83,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
   capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
+  registerExtraMethods(app);
+  registerProtocolEdges(app);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;

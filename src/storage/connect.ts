@@ -46,7 +46,9 @@ export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string
   if (/^postgres(ql)?:\/\//i.test(url)) return { dialect: 'postgres', url };
   const m = /^sqlite:(?:\/\/)?(.+)$/i.exec(url);
   if (m?.[1]) return { dialect: 'sqlite', file: m[1] };
-  throw new DatabaseOpenError(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}")`);
+  throw new DatabaseOpenError(
+    `DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}")`,
+  );
 }
 
 /**
@@ -57,6 +59,20 @@ export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  /**
+   * On SQLITE_FULL, SQLITE_IOERR and a few others SQLite has already rolled the transaction back itself
+   * (https://sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"); a second
+   * ROLLBACK then fails with "no transaction is active" and would hide the real cause (issue 11: a full
+   * disk reported as "cannot rollback"). That failure is dropped so the original error surfaces.
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (e) {
+      if (!/no transaction is active/i.test((e as Error).message)) throw e;
+    }
   }
 }
 
@@ -83,7 +99,9 @@ function openNative(file: string, options: OpenOptions): SqliteDatabase.Database
     return new SqliteDatabase(file);
   } catch (e) {
     const reason = (e as Error).message;
-    throw new DatabaseOpenError(`cannot open the SQLite database ${path.resolve(file)} (DATABASE_URL): ${reason}; change DATABASE_URL or fix the path's permissions`);
+    throw new DatabaseOpenError(
+      `cannot open the SQLite database ${path.resolve(file)} (DATABASE_URL): ${reason}; change DATABASE_URL or fix the path's permissions`,
+    );
   }
 }
 
@@ -139,9 +157,14 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
 function describeOpenFailure(error: unknown, handle: DatabaseHandle): unknown {
   const e = error as Error & { code?: string };
   const code = String(e.code ?? '');
-  const connection = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|28P01|28000|3D000|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_NOTADB|SQLITE_CORRUPT|SQLITE_PERM|SQLITE_IOERR.*)$/.test(code);
+  const connection =
+    /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|28P01|28000|3D000|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_NOTADB|SQLITE_CORRUPT|SQLITE_PERM|SQLITE_IOERR.*)$/.test(
+      code,
+    );
   if (!connection && !/timeout|connect/i.test(e.message ?? '')) return error;
-  return new DatabaseOpenError(`cannot use the database ${handle.describe} (DATABASE_URL): ${e.message || code}; change DATABASE_URL or start the database`);
+  return new DatabaseOpenError(
+    `cannot use the database ${handle.describe} (DATABASE_URL): ${e.message || code}; change DATABASE_URL or start the database`,
+  );
 }
 
 export async function migrate(db: Kysely<Database>): Promise<void> {

@@ -23,7 +23,10 @@ export function createMetricSources(database: Kysely<Database>, publishedReviews
       const now = new Date().toISOString();
       const subs = await db
         .selectFrom('websub_subscriptions')
-        .select((eb) => [eb.fn.countAll<Count>().as('n'), eb.fn.sum<Count>(eb.case().when('expires_at', '>', now).then(1).else(0).end()).as('active')])
+        .select((eb) => [
+          eb.fn.countAll<Count>().as('n'),
+          eb.fn.sum<Count>(eb.case().when('expires_at', '>', now).then(1).else(0).end()).as('active'),
+        ])
         .executeTakeFirst();
       const pending = await db
         .selectFrom('websub_intents')

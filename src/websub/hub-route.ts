@@ -80,7 +80,17 @@ export function hubRoutePlugin(deps: HubRouteDeps) {
           }
           const parsed = parseHubRequest(deps.schema, request.body);
           if (!parsed.ok) return plain(reply, 400, parsed.reason);
-          pending.set(request, await deps.accept(parsed.request));
+          let intent: Intent;
+          try {
+            intent = await deps.accept(parsed.request);
+          } catch (err) {
+            // The store could not record it (disk full, database down): a temporary condition, not a
+            // bug in the request, so 503 with Retry-After rather than 500 (issue 11, Low).
+            request.log.warn({ err }, 'websub: could not store a hub request');
+            reply.header('Retry-After', '30');
+            return plain(reply, 503, 'The hub cannot store subscription requests right now; retry later.');
+          }
+          pending.set(request, intent);
           return plain(reply, 202, `Accepted: the ${parsed.request.mode} request will be verified with a GET to the callback.`);
         },
       });

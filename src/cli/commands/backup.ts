@@ -20,7 +20,9 @@ export const backupCommand: CliCommand = {
     if (!target) throw new UsageError('name the file to write the copy to');
     const config = loadConfig(io.env, { 'database-url': values['database-url'] });
     if (/^postgres(ql)?:/i.test(config.DATABASE_URL)) {
-      throw new OperatorError(`DATABASE_URL is PostgreSQL: back it up with pg_dump, e.g. pg_dump --format=custom --file ${target} "$DATABASE_URL"`);
+      throw new OperatorError(
+        `DATABASE_URL is PostgreSQL: back it up with pg_dump, e.g. pg_dump --format=custom --file ${target} "$DATABASE_URL"`,
+      );
     }
     const file = path.resolve(io.cwd, target);
     if (fs.existsSync(file)) throw new OperatorError(`${file} already exists: choose a new file name (a backup never overwrites)`);
@@ -28,7 +30,8 @@ export const backupCommand: CliCommand = {
     const partial = `${file}.partial`;
     await withStore(io, values['database-url'], async (_store, handle) => {
       if (!handle.backup) throw new OperatorError(`${handle.describe} cannot be backed up by this command`);
-      if (handle.describe === ':memory:') throw new OperatorError('DATABASE_URL is an in-memory database: there is nothing on disk to back up');
+      if (handle.describe === ':memory:')
+        throw new OperatorError('DATABASE_URL is an in-memory database: there is nothing on disk to back up');
       // Written under another name, then renamed: FILE is either absent or a complete copy.
       await handle.backup(partial);
       fs.renameSync(partial, file);

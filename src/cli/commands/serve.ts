@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { CONFIG_KEYS, flagName, loadConfig } from '../../config.js';
 import { createServer } from '../../server.js';
 import { parseCommandArgs } from '../args.js';
@@ -14,6 +15,8 @@ export const serveCommand: CliCommand = {
     const { values } = parseCommandArgs(argv, options, false);
     const config = loadConfig(io.env, values as Record<string, string | undefined>);
     const log = createLogger(config.LOG_LEVEL, io.stderr);
+    // Said at once, before seconds of start-up work (opening the store, the insights worker).
+    await probePort(config.HOST, config.PORT);
     const server = await createServer(config, log);
     try {
       await server.app.listen({ port: config.PORT, host: config.HOST });
@@ -62,11 +65,24 @@ export const serveCommand: CliCommand = {
 /** A listen failure as what to change (contract §8), e.g. another process on the port. */
 function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {
   if (e.code === 'EADDRINUSE') {
-    return new OperatorError(`port ${port} on ${host} is already in use: stop the other process or choose another port with PORT=${port + 1} or --port ${port + 1}`);
+    return new OperatorError(
+      `port ${port} on ${host} is already in use: stop the other process or choose another port with PORT=${port + 1} or --port ${port + 1}`,
+    );
   }
-  if (e.code === 'EACCES') return new OperatorError(`no permission to listen on port ${port}: choose a port above 1023 with PORT or --port`);
+  if (e.code === 'EACCES')
+    return new OperatorError(`no permission to listen on port ${port}: choose a port above 1023 with PORT or --port`);
   if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') {
     return new OperatorError(`cannot listen on ${host}: it is not an address of this machine; change HOST or --host`);
   }
   return e;
+}
+
+/** Fails with the listen error's one-line explanation when the port cannot be taken right now. */
+async function probePort(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => reject(listenFailure(e, host, port)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }

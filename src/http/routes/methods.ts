@@ -3,10 +3,35 @@ import { problemFor, sendProblem } from '../problem.js';
 
 const READ_ONLY_ALLOW = 'GET, HEAD, OPTIONS';
 
+/**
+ * Methods Fastify does not route by default. Known to the router, they reach the 405 below on an existing
+ * resource instead of the not-found handler's 404 (issue 11: TRACE and PROPFIND answered 404).
+ */
+const EXTRA_METHODS: [string, boolean][] = [
+  ['TRACE', false],
+  ['PROPFIND', true],
+  ['PROPPATCH', true],
+  ['MKCOL', true],
+  ['COPY', false],
+  ['MOVE', false],
+  ['LOCK', true],
+  ['UNLOCK', false],
+  ['SEARCH', true],
+  ['REPORT', true],
+];
+
+/** Call once, before any route: lets `rejectOtherMethods` answer the methods above too. */
+export function registerExtraMethods(app: FastifyInstance): void {
+  const known = new Set(app.supportedMethods);
+  for (const [method, hasBody] of EXTRA_METHODS) if (!known.has(method)) app.addHttpMethod(method, { hasBody });
+}
+
 /** Every read-only path answers other methods with 405 and `Allow` (RFC 9110 §15.5.6, contract §4). */
 export function rejectOtherMethods(app: FastifyInstance, url: string, allow = READ_ONLY_ALLOW): void {
   const allowed = new Set(allow.split(',').map((m) => m.trim()));
-  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !allowed.has(m));
+  const known = new Set(app.supportedMethods);
+  const extra = EXTRA_METHODS.map(([m]) => m).filter((m) => known.has(m));
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', ...extra].filter((m) => !allowed.has(m));
   app.route({
     method: methods,
     url,

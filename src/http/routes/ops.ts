@@ -28,16 +28,14 @@ export function registerOpsRoutes(app: FastifyInstance, deps: OpsDeps): void {
   rejectOtherMethods(app, '/healthz');
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    let ready: Awaited<ReturnType<OpsDeps['readiness']>> = null;
-    try {
-      ready = await deps.readiness();
-    } catch {
-      ready = null;
-    }
+    const ready = await deps.readiness().catch(() => null);
     reply.header('Cache-Control', NO_STORE);
     if (!ready) {
       reply.header('Retry-After', '2');
-      return sendProblem(reply, problemFor('unavailable', 'Not ready: the first snapshot is not published yet or the store does not answer.'));
+      return sendProblem(
+        reply,
+        problemFor('unavailable', 'Not ready: the first snapshot is not published yet or the store does not answer.'),
+      );
     }
     return reply.type('application/json; charset=utf-8').send(JSON.stringify({ status: 'ready', ...ready }));
   });

@@ -1,0 +1,52 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import { createReviewStore } from '../../src/storage/review-store.js';
+import { fixtureReviews } from '../support/fixture.js';
+
+/**
+ * Issue 11, Low: a full disk during an import reports SQLITE_FULL, not "cannot rollback - no transaction
+ * is active" (SQLite rolls back by itself on a full disk; a second ROLLBACK used to hide the cause).
+ * max_page_count makes the database "full" without filling a disk.
+ */
+let handle: DatabaseHandle | null = null;
+let dir: string | null = null;
+afterEach(async () => {
+  await handle?.close();
+  if (dir) await fs.rm(dir, { recursive: true, force: true });
+  handle = null;
+  dir = null;
+});
+
+describe('an import on a full disk (issue 11)', () => {
+  it('fails with the cause and keeps nothing', async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'review-data-full-'));
+    handle = await openDatabase(`sqlite:${path.join(dir, 'db.sqlite')}`);
+    const store = createReviewStore(handle.db);
+    const { page_count } = (await sql<{ page_count: number }>`pragma page_count`.execute(handle.db)).rows[0]!;
+    await sql.raw(`pragma max_page_count = ${page_count + 2}`).execute(handle.db);
+    const big = fixtureReviews().map((r, i) => ({ ...r, id: `big-${i}`, text: 'x'.repeat(20_000) }));
+    const error = await store.applyImport({ reviews: big, replace: false }).then(
+      () => null,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(error).not.toBeNull();
+    expect(error!.code).toBe('SQLITE_FULL');
+    expect(error!.message).not.toMatch(/cannot rollback/);
+    expect(await store.isEmpty()).toBe(true);
+  });
+
+  it('an error after SQLite rolled the transaction back itself surfaces as that error', async () => {
+    handle = await openDatabase('sqlite::memory:');
+    // What SQLite does on a full disk at COMMIT or in the journal: the transaction is gone when the
+    // error reaches the driver, whose own ROLLBACK then finds none.
+    const outcome = handle.db.transaction().execute(async (trx) => {
+      await sql`rollback`.execute(trx);
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    });
+    await expect(outcome).rejects.toMatchObject({ code: 'SQLITE_FULL', message: 'database or disk is full' });
+  });
+});
