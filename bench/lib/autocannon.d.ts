@@ -8,6 +8,22 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     method?: string;
     timeout?: number;
+    /** Requests cycled through by each connection (bench/soak.ts). */
+    requests?: Request[];
+    /** Requests per second across all connections. */
+    overallRate?: number;
+  }
+  export interface Request {
+    setupRequest?: (req: object) => object;
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  /** The run: a promise of its result and an emitter of per-response events. */
+  interface Instance extends Promise<Result> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
+    on(event: 'reqError', listener: (error: Error) => void): this;
   }
   interface Histogram {
     average: number;
@@ -34,6 +50,6 @@ declare module 'autocannon' {
     '4xx': number;
     '5xx': number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }
