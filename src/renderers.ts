@@ -11,7 +11,7 @@ import type { DocumentSchemas } from './http/routes/datasets.js';
 import { InsightsDocumentSchema } from './insights/schema.js';
 import { parseTaxonomy, type Taxonomy } from './insights/taxonomy.js';
 import { createInsightsRenderer } from './snapshot/insights-renderer.js';
-import type { PublishedView } from './snapshot/published-view.js';
+import type { PublishedView } from './domain/published-view.js';
 import type { DocumentRenderer } from './snapshot/snapshot.js';
 
 export interface Renderers {

@@ -9,7 +9,7 @@ import { createLegacyHandler, jsonRpcError, type LegacyAnswer, type LegacyHttpRe
 import { createModernToolCalls } from './modern-tool-calls.js';
 import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
 import { createServerFactory, TOOL_NAMES } from './server-factory.js';
-import type { McpSessionStore } from './session-port.js';
+import type { McpSessionStore } from '../domain/mcp-session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
 
 export interface McpDeps {

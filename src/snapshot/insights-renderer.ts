@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { InsightsEngine } from '../insights/engine.js';
 import type { Taxonomy } from '../insights/taxonomy.js';
 import type { InsightsReply, InsightsRequest } from './insights-protocol.js';
-import type { PublishedView } from './published-view.js';
+import type { PublishedView } from '../domain/published-view.js';
 import { JSON_MEDIA_TYPE, type DocumentRenderer, type RenderOutput } from './snapshot.js';
 
 export interface InsightsRendererOptions {

@@ -6,8 +6,8 @@ import type { DatasetState } from '../domain/ports.js';
 import { compareNewest } from '../domain/review-order.js';
 import { isPublished, type Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
-import { toPublicReview } from './public-review.js';
-import type { PublishedView } from './published-view.js';
+import { toPublicReview } from '../domain/public-review.js';
+import type { PublishedView } from '../domain/published-view.js';
 import { createRepresentation, type RenderedDocument } from './rendered-document.js';
 import { createSearchIndex, type SearchIndex } from './search-index.js';
 

@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../storage/connect.js';
 import { createWebSubStore } from '../storage/websub-store.js';
 import type { CallbackClient, CallbackResponse } from './callback-client.js';
 import { createHubWorker, type HubWorker } from './hub-worker.js';
-import { createManualTime } from './test-manual-time.js';
+import { createManualTime } from '../../test/support/manual-time.js';
 import { createTopicContentSource } from './topic-content.js';
 import { createTopicSet } from './topic-url.js';
 import { createServiceUrls } from '../domain/urls.js';

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config.js';
 import { createMentionMatcher } from '../../domain/mentions.js';
 import { compareNewest } from '../../domain/review-order.js';
 import { createServiceUrls } from '../../domain/urls.js';
-import { toPublicReview } from '../../snapshot/public-review.js';
+import { toPublicReview } from '../../domain/public-review.js';
 import { buildView, datasetDocument } from '../../snapshot/snapshot.js';
 import { parseCommandArgs } from '../args.js';
 import type { CliCommand } from '../command.js';
