@@ -3,16 +3,15 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
-import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
+import { registerDatasetRoutes } from './routes/datasets.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerReviewRoutes } from './routes/reviews.js';
 
 export interface AppDeps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
-  schemas?: Partial<DocumentSchemas>;
   logger?: FastifyServerOptions['loggerInstance'] | FastifyServerOptions['logger'];
   /** Fastify's trustProxy (config TRUST_PROXY): request.ip from X-Forwarded-For behind a load balancer. */
   trustProxy?: boolean | string;

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, IssueSchema, type ErrorCode, type Issue } from '../domain/errors.js';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 
 /** RFC 9457 problem details, the one error shape of every endpoint (contract §4). */
 export const ProblemSchema = z
@@ -24,11 +25,7 @@ export function problemFor(code: ErrorCode, detail: string, issues?: Issue[]): P
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   // Served as application/json, as the contract fixes, not application/problem+json.
-  return reply
-    .code(problem.status)
-    .type('application/json; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .send(JSON.stringify(problem));
+  return reply.code(problem.status).type(JSON_MEDIA_TYPE).header('Cache-Control', 'no-store').send(JSON.stringify(problem));
 }
 
 /** Fastify's own 4xx errors (bad JSON, body too large, ...) keep their status; their codes map to ours. */

@@ -2,9 +2,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { createLegacyHandler, jsonRpcError, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
 import { createModernToolCalls } from './modern-tool-calls.js';
 import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
@@ -13,15 +12,13 @@ import type { McpSessionStore } from '../domain/mcp-session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
 
 export interface McpDeps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
   sessionStore: McpSessionStore;
   /** MCP_SESSION_TTL_SECONDS */
   sessionTtlSeconds: number;
   /** MCP_MAX_SESSIONS */
   maxSessions: number;
-  /** The insights document schema; a permissive object until the insights renderer provides one. */
-  insightsSchema?: z.ZodType;
   /** Injected clock for session expiry (tests). */
   now?: () => number;
   sweepIntervalMs?: number;
@@ -94,11 +91,7 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
  */
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<McpEndpoint> {
   const onError = (error: Error) => app.log.debug({ err: error }, 'MCP request rejected');
-  const factory = createServerFactory({
-    snapshots: deps.snapshots,
-    urls: deps.urls,
-    insightsSchema: deps.insightsSchema ?? z.record(z.string(), z.unknown()),
-  });
+  const factory = createServerFactory({ snapshots: deps.snapshots, urls: deps.urls });
   const sessions = createSessionManager({
     store: deps.sessionStore,
     ttlSeconds: deps.sessionTtlSeconds,

@@ -1,7 +1,8 @@
 import type { Issue } from '../domain/errors.js';
 import type { SearchParams } from '../domain/search-params.js';
 import { createRepresentation, type Representation } from './rendered-document.js';
-import { JSON_MEDIA_TYPE, type Snapshot } from './snapshot.js';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import type { Snapshot } from './snapshot.js';
 
 /**
  * Read use cases over a snapshot, shared by REST and MCP so the two can never disagree. Responses are

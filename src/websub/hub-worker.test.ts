@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebSubStore } from '../domain/websub-ports.js';
+import { createRepresentation } from '../snapshot/rendered-document.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../storage/connect.js';
 import { createWebSubStore } from '../storage/websub-store.js';
@@ -41,7 +42,7 @@ function scriptedClient(onPost: (url: string, n: number, signal?: AbortSignal) =
 }
 
 function snapshotWith(version: number, text: string): Snapshot {
-  const doc = (body: string, contentType: string) => ({ body: Buffer.from(body), contentType });
+  const doc = (body: string, contentType: string) => createRepresentation(body, contentType, 0);
   return {
     version,
     documents: new Map([
