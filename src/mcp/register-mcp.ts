@@ -84,7 +84,9 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
  * `POST /mcp` (and GET/DELETE) for both protocol eras on one endpoint (contract §5): requests that
  * carry the 2026-07-28 per-request `_meta` envelope go to the SDK's stateless modern handler
  * (`server/discover`, no session); everything else is 2025-era traffic, served with sessions kept in
- * the store (see legacy-handler.ts). The SDK's own classifier decides, so the two can never disagree.
+ * the store (see legacy-handler.ts). The common cases are recognised first without the SDK (`plainLegacy`,
+ * `claimsModern`: the same rules as its classifier, at a fraction of the cost); anything else is left to
+ * the SDK's own classifier, `isLegacyRequest`.
  *
  * Responses go through Fastify's reply (not the raw socket), so the global CORS headers, including
  * `Access-Control-Expose-Headers: Mcp-Session-Id`, reach every MCP answer.
