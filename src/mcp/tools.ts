@@ -4,6 +4,7 @@ import { DateSchema } from '../domain/dates.js';
 import { ERROR_CODES, toIssues, type ErrorCode, type Issue } from '../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../domain/results.js';
 import { parseSearchArguments, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
+import { withDecodedCursor } from '../domain/search-query.js';
 import { InsightsDocumentSchema, InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
 import { pickInsightsSection } from '../insights/sections.js';
 import { findReview, searchReviews, sinceAnswer, sinceDateIssue } from '../snapshot/queries.js';
@@ -82,10 +83,9 @@ export function createTools(): ToolDefinition[] {
       inputSchema: SearchFieldsSchema,
       outputSchema: SearchResultSchema,
       call(args, snapshot) {
-        const parsed = parseSearchArguments(args);
+        const parsed = withDecodedCursor(parseSearchArguments(args));
         if (!parsed.ok) return invalid(parsed.issues);
-        const result = searchReviews(snapshot, parsed.value);
-        return result.ok ? { ok: true, json: result.json } : invalid(result.issues);
+        return { ok: true, json: searchReviews(snapshot, parsed.value).json };
       },
     },
     {
