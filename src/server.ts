@@ -14,7 +14,7 @@ import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
-import { createWebSubStore } from './storage/websub-store.js';
+import { createWebSubStore } from './storage/websub/index.js';
 import { loadTaxonomyFile } from './taxonomy-file.js';
 import { createWebSubHub, type WebSubHub } from './websub/index.js';
 

@@ -3,7 +3,7 @@ import type { WebSubStore } from '../domain/websub-ports.js';
 import { createRepresentation } from '../snapshot/rendered-document.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../storage/connect.js';
-import { createWebSubStore } from '../storage/websub-store.js';
+import { createWebSubStore } from '../storage/websub/index.js';
 import type { CallbackClient, CallbackResponse } from './callback-client.js';
 import { createHubWorker, type HubWorker } from './hub-worker.js';
 import { createManualTime } from '../../test/support/manual-time.js';
@@ -80,17 +80,19 @@ function worker(client: CallbackClient, id = 'w1') {
 
 async function subscribe(w: HubWorker, callback: string, topic = urls.feedXml, leaseSeconds = 3600, secret: string | null = null) {
   const now = time.clock.now();
-  await store.addIntent({
-    id: `i-${callback}-${now}`,
-    mode: 'subscribe',
-    topic,
-    requestedTopic: topic,
-    callback,
-    secret,
-    leaseSeconds,
-    createdAt: now,
-    dueAt: now,
-  });
+  await store.addIntents([
+    {
+      id: `i-${callback}-${now}`,
+      mode: 'subscribe',
+      topic,
+      requestedTopic: topic,
+      callback,
+      secret,
+      leaseSeconds,
+      createdAt: now,
+      dueAt: now,
+    },
+  ]);
   await w.drain();
 }
 

@@ -129,7 +129,7 @@ describe('subscription requests', () => {
 });
 
 async function listCallbacks(): Promise<string[]> {
-  const { createWebSubStore } = await import('../../src/storage/websub-store.js');
+  const { createWebSubStore } = await import('../../src/storage/websub/index.js');
   const store = createWebSubStore(hub.server.database.db, hub.server.database.dialect);
   return (await store.listSubscriptions()).map((s) => s.callback);
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebSubStore } from '../../src/storage/websub-store.js';
+import { createWebSubStore } from '../../src/storage/websub/index.js';
 import { startHubServer, type HubServer } from './support/test-hub-server.js';
 import { makeTestPki } from './support/test-pki.js';
 import { TestSubscriber } from './support/test-subscriber.js';
