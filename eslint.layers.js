@@ -14,12 +14,14 @@ const MODULES = [
   'import',
   'snapshot',
   'http',
+  'site',
   'mcp',
   'websub',
   'cli',
   'server',
   'config',
   'taxonomy-file',
+  'absa-models',
 ];
 
 /** folder → the folders (besides itself) it may import. Anything not listed is refused. */
@@ -29,8 +31,9 @@ export const ALLOWED = {
   feeds: ['domain'],
   storage: ['domain'],
   import: ['domain'],
-  snapshot: ['domain', 'insights', 'feeds'],
-  http: ['domain', 'snapshot', 'insights', 'feeds'],
+  snapshot: ['domain', 'insights', 'feeds', 'absa-models'],
+  site: ['domain', 'snapshot', 'insights', 'feeds'],
+  http: ['domain', 'snapshot', 'insights', 'feeds', 'site'],
   mcp: ['domain', 'snapshot', 'insights'],
   websub: ['domain', 'snapshot', 'config'],
 };
@@ -47,8 +50,8 @@ function refused(folder) {
 }
 
 export const layerRules = Object.keys(ALLOWED).map((folder) => ({
-  files: [`src/${folder}/**/*.ts`],
-  ignores: ['src/**/*.test.ts'],
+  files: [`src/${folder}/**/*.{ts,tsx}`],
+  ignores: ['src/**/*.test.{ts,tsx}'],
   rules: {
     'no-restricted-imports': [
       'error',

@@ -33,12 +33,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** `npm start` on an empty database loads the bundled demo (contract §1); data is never overwritten. */
+/**
+ * `npm start` on an empty database loads the bundled demo (contract §1), marked as the demo so that
+ * the first import of the business's own data replaces it (§3.1); data is never overwritten.
+ */
 async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Promise<void> {
   if (!(await store.isEmpty())) return;
-  const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false });
+  const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false, demo: true });
   if (!outcome.ok) throw new Error(`the bundled demo dataset is invalid: ${outcome.problems.length} problems`);
-  log.info({ file: DEMO_DATASET, reviews: outcome.records }, `database was empty: loaded the demo business (${outcome.records} reviews)`);
+  log.info(
+    { file: DEMO_DATASET, reviews: outcome.records },
+    `database was empty: loaded the demo business (${outcome.records} reviews); the first import of your own data replaces it (see 'npx review-data init')`,
+  );
 }
 
 /**

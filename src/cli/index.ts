@@ -21,12 +21,20 @@ const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/import.js')).importCommand,
   },
   {
+    name: 'init',
+    load: async () => (await import('./commands/init.js')).initCommand,
+  },
+  {
     name: 'export',
     load: async () => (await import('./commands/export.js')).exportCommand,
   },
   {
     name: 'subscriptions',
     load: async () => (await import('./commands/subscriptions.js')).subscriptionsCommand,
+  },
+  {
+    name: 'train-absa',
+    load: async () => (await import('./commands/train-absa.js')).trainAbsaCommand,
   },
   {
     name: 'eval-absa',

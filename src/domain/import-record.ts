@@ -13,16 +13,32 @@ const MentionListSchema = z
 
 const nullableString = z.string().nullable().optional();
 
+/**
+ * Ids become path segments (`/api/reviews/{id}`, `/reviews/{id}`): `.` and `..` would be resolved away
+ * by clients and `search` would shadow `/api/reviews/search`, so an import refuses them by name.
+ */
+const RESERVED_IDS = new Set(['.', '..', 'search']);
+export const ImportReviewIdSchema = ReviewIdSchema.refine((id) => !RESERVED_IDS.has(id), {
+  message: 'must not be ".", ".." or "search" (reserved: ids are path segments of the review URLs)',
+});
+
+/** A review's link on its platform: only http and https, so no `javascript:` or `file:` URL is published. */
+const SourceUrlSchema = z
+  .string()
+  .refine((s) => /^https?:\/\/[^\s/]/i.test(s) && URL.canParse(s), { message: 'must be an http or https URL' })
+  .nullable()
+  .optional();
+
 /** One review as an import file gives it (contract §3): optional fields may be absent. */
 export const ImportReviewSchema = z.object({
-  id: ReviewIdSchema,
+  id: ImportReviewIdSchema,
   date: DateSchema,
   rating: z.int().min(1).max(5),
   title: nullableString,
   text: z.string().default(''),
   language: nullableString,
   author: z.object({ name: z.string().min(1), location: nullableString }),
-  source: z.object({ platform: z.string().min(1), url: nullableString }).default({ platform: 'website', url: null }),
+  source: z.object({ platform: z.string().min(1), url: SourceUrlSchema }).default({ platform: 'website', url: null }),
   verified: z.boolean().optional(),
   hidden: z.boolean().default(false),
   mentions: z

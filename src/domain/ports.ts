@@ -19,6 +19,10 @@ export interface ImportInput {
   reviews: IncomingReview[];
   /** Make the stored set equal to `reviews`: others are deleted (contract §3 `--replace`). */
   replace: boolean;
+  /** This import is the bundled demo: its business is marked so that own data later replaces it. */
+  demo?: boolean;
+  /** Plan and count everything, then roll back: nothing is written (`import --dry-run`). */
+  dryRun?: boolean;
 }
 
 export interface ImportSummary {
@@ -29,6 +33,8 @@ export interface ImportSummary {
   /** Records of the file that are stored but never served (unverified or hidden). */
   unpublished: number;
   business: 'added' | 'updated' | 'unchanged' | 'absent';
+  /** Present when this import removed the bundled demo business and its reviews (contract §3.1). */
+  demo_removed?: { name: string; reviews: number };
 }
 
 /**

@@ -12,6 +12,8 @@ export interface ServiceUrls {
   hub: string;
   /** The permalink of one review: GET /api/reviews/{id} (contract §4). */
   review(id: string): string;
+  /** The HTML page of one review: GET /reviews/{id} (contract §7); the feeds' item links. */
+  reviewPage(id: string): string;
 }
 
 export function createServiceUrls(baseUrl: string): ServiceUrls {
@@ -28,5 +30,6 @@ export function createServiceUrls(baseUrl: string): ServiceUrls {
     mcp: `${base}/mcp`,
     hub: `${base}/api/websub/hub`,
     review: (id) => `${base}/api/reviews/${encodeURIComponent(id)}`,
+    reviewPage: (id) => `${base}/reviews/${encodeURIComponent(id)}`,
   };
 }

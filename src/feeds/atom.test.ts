@@ -41,7 +41,7 @@ describe('renderAtomFeed', () => {
     const xml = renderAtomFeed(makeView([review], { ...FIXTURE_BUSINESS, name: bad }));
     expect(wellFormedProblems(xml)).toEqual([]);
     const entry = parseAtom(xml).entries[0]!;
-    expect(entry.title?.text).toBe('abcdefgh');
+    expect(entry.title?.text).toBe('★★★★★ abcdefgh');
     expect(htmlReviewText(entry.content?.text ?? '')).toBe('abcdefgh');
   });
 
@@ -58,7 +58,7 @@ describe('renderAtomFeed', () => {
     expect(wellFormedProblems(xml)).toEqual([]);
     const { feed, entries } = parseAtom(xml);
     expect(feed.authorNames).toEqual([odd]);
-    expect(entries[0]!.title?.text).toBe(odd);
+    expect(entries[0]!.title?.text).toBe(`★★★★★ ${odd}`);
     expect(entries[0]!.authorNames).toEqual([odd]);
     expect(entries[0]!.categories).toEqual(['rating:5', odd]);
   });
@@ -81,7 +81,7 @@ describe('renderAtomFeed', () => {
   it('holds the same 50 newest reviews as the JSON Feed, in the same order', () => {
     const { entries } = parseAtom(renderAtomFeed(big));
     const json = JSON.parse(renderJsonFeed(big)) as { items: { url: string }[] };
-    expect(entries.map((e) => e.id)).toEqual(json.items.map((i) => i.url));
+    expect(entries.map((e) => e.id)).toEqual(json.items.map((i) => i.url.replace('/reviews/', '/api/reviews/')));
     expect(entries.map((e) => e.id)).toEqual(big.reviews.slice(0, 50).map((r) => big.urls.review(r.id)));
   });
 
@@ -111,14 +111,15 @@ describe('renderAtomFeed', () => {
       const review = view.reviews[i]!;
       const permalink = `${BASE_URL}/api/reviews/${review.id}`;
       expect(entry.id).toBe(permalink);
-      expect(entry.links[0]).toEqual({ rel: 'alternate', href: permalink, type: 'application/json' });
+      expect(entry.links[0]).toEqual({ rel: 'alternate', href: `${BASE_URL}/reviews/${review.id}`, type: 'text/html' });
+      expect(entry.links[1]).toEqual({ rel: 'alternate', href: permalink, type: 'application/json' });
       expect(entry.updated).toBe(review.updated_at);
       expect(entry.published).toBe(`${review.date}T00:00:00Z`);
       expect(entry.authorNames).toEqual([review.author.name]);
       expect(entry.categories).toContain(`rating:${review.rating}`);
       expect(entry.content?.type).toBe('html');
     });
-    expect(entries[0]!.links[1]).toEqual({ rel: 'via', href: 'https://reviews.example.net/google/rv-0003', type: undefined });
+    expect(entries[0]!.links[2]).toEqual({ rel: 'via', href: 'https://reviews.example.net/google/rv-0003', type: undefined });
     expect(entries[0]!.content?.text).toContain('<blockquote>');
     expect(entries[1]!.title?.text).toBe('★★★★☆ 4/5 from Sam K.');
   });
@@ -127,7 +128,7 @@ describe('renderAtomFeed', () => {
     const xml = renderAtomFeed(goldenView());
     for (const raw of ['<script', '<b>', '<em>', '&nbsp;', '&#1;']) expect(xml).not.toContain(raw);
     const entry = parseAtom(xml).entries.find((e) => e.id?.endsWith('/rv-0001'))!;
-    expect(entry.title?.text).toBe(HOSTILE_TITLE);
+    expect(entry.title?.text).toBe(`★★☆☆☆ ${HOSTILE_TITLE}`);
     expect(entry.authorNames).toEqual(['Renée "R" <Dubois>']);
     // The content is HTML (RFC 4287 §4.1.3.3): after XML decoding it is the escaped review, never live markup.
     const html = entry.content?.text ?? '';

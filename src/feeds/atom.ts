@@ -59,9 +59,11 @@ export function renderAtomFeed(view: PublishedView): string {
 function addEntry(feed: XMLBuilder, view: PublishedView, review: Review, owner: string): void {
   const permalink = view.urls.review(review.id);
   const entry = add(feed, 'entry', null);
-  // Contract §4: the entry id is the review's permalink, and its alternate link is the same URL.
+  // Contract §4: the entry id is the review's JSON permalink (stable); its alternate link is the review's
+  // page, then the JSON (RFC 4287 §4.2.7.2 allows one alternate per type).
   add(entry, 'id', permalink);
   add(entry, 'title', reviewTitle(review), { type: 'text' });
+  add(entry, 'link', null, { rel: 'alternate', type: 'text/html', href: view.urls.reviewPage(review.id) });
   add(entry, 'link', null, { rel: 'alternate', type: 'application/json', href: permalink });
   // RFC 4287 §4.2.7.2 "via": the platform page the review was first published on.
   if (review.source.url !== null && isAbsoluteHttpUrl(review.source.url)) {

@@ -27,8 +27,8 @@ describe('stripInvalidXmlChars', () => {
 });
 
 describe('reviewTitle', () => {
-  it('uses the review title on one line', () => {
-    expect(reviewTitle(makeReview({ ...base, title: '  Great\r\n  work \u0001 ' }))).toBe('Great work');
+  it('uses the review title on one line, after the stars', () => {
+    expect(reviewTitle(makeReview({ ...base, title: '  Great\r\n  work \u0001 ' }))).toBe('★★★★★ Great work');
   });
   it('generates one from the rating and author when the title is null or blank', () => {
     expect(reviewTitle(makeReview({ ...base, rating: 5, title: null }))).toBe('★★★★★ 5/5 from Jane D.');

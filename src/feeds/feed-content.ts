@@ -53,11 +53,14 @@ export function feedLanguage(reviews: readonly Review[]): string {
   return best;
 }
 
-/** The review's title on one line, or a generated one such as "★★★★☆ 4/5 from Jane D.". */
+/**
+ * The review's title on one line after its stars ("★★★★☆ Fixed it fast"), or a generated one such as
+ * "★★★★☆ 4/5 from Jane D.": readers show titles, not tags (contract §4, second round).
+ */
 export function reviewTitle(review: Review): string {
   const title = review.title === null ? '' : oneLine(review.title);
-  if (title !== '') return title;
   const stars = '★'.repeat(review.rating) + '☆'.repeat(5 - review.rating);
+  if (title !== '') return `${stars} ${title}`;
   return `${stars} ${review.rating}/5 from ${authorName(review)}`;
 }
 

@@ -78,7 +78,7 @@ describe('renderJsonFeed', () => {
       const review = view.reviews[i]!;
       expect(item._review).toStrictEqual(JSON.parse(JSON.stringify(review)));
       expect(Object.keys(item._review as object)).toEqual(Object.keys(review));
-      expect(item.url).toBe(`${BASE_URL}/api/reviews/${review.id}`);
+      expect(item.url).toBe(`${BASE_URL}/reviews/${review.id}`);
       expect(item.date_published).toBe(`${review.date}T00:00:00Z`);
       expect(item.date_modified).toBe(review.updated_at);
       expect(item.authors).toEqual([{ name: review.author.name }]);
@@ -111,7 +111,7 @@ describe('renderJsonFeed', () => {
     const item = parse().items.find((i) => i.id === 'rv-0001')!;
     const expected = HOSTILE_TEXT.replace('\u0001', '');
     expect(item.content_text).toBe(expected);
-    expect(item.title).toBe(HOSTILE_TITLE);
+    expect(item.title).toBe(`★★☆☆☆ ${HOSTILE_TITLE}`);
     expect(htmlReviewText(String(item.content_html))).toBe(asHtmlSeesIt(HOSTILE_TEXT));
     expect(decodeHtml('&lt;b&gt;')).toBe('<b>');
     expect((item._review as { text: string }).text).toBe(HOSTILE_TEXT);
@@ -135,7 +135,7 @@ describe('renderJsonFeed', () => {
     const view = { ...goldenView(), urls: createServiceUrls('http://127.0.0.1:8080/') };
     const doc = parse(view);
     expect(doc.feed_url).toBe('http://127.0.0.1:8080/api/feed.json');
-    expect(doc.items[0]!.url).toBe('http://127.0.0.1:8080/api/reviews/rv-0003');
+    expect(doc.items[0]!.url).toBe('http://127.0.0.1:8080/reviews/rv-0003');
   });
 
   it('is pure: the same view gives the same bytes and is not modified', () => {

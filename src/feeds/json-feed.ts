@@ -48,7 +48,8 @@ function buildItem(view: PublishedView, review: Review): JsonFeedItem {
   return {
     // JSON Feed 1.1: `id` must be a string, unique and unchanging for the item: the review id.
     id: review.id,
-    url: view.urls.review(review.id),
+    // Contract §4 (second round): the item's url is the review's HTML page, which links the JSON.
+    url: view.urls.reviewPage(review.id),
     title: reviewTitle(review),
     content_text: reviewContentText(review),
     content_html: reviewContentHtml(review, businessName(view)),

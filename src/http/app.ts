@@ -9,6 +9,7 @@ import { registerDatasetRoutes } from './routes/datasets.js';
 import { rejectOtherMethods } from './routes/methods.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerReviewRoutes } from './routes/reviews.js';
+import { registerSiteRoutes } from './routes/site.js';
 
 export interface AppDeps {
   snapshots: SnapshotSource;
@@ -92,6 +93,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerDatasetRoutes(app, deps);
   registerReviewRoutes(app, deps);
+  registerSiteRoutes(app, deps);
   for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods });
   registerOpenApiRoute(app);
   await app.ready();

@@ -29,10 +29,14 @@ describe('readRecords', () => {
       'lines",Bo,,false,,',
     ].join('\n');
     const out = readRecords(csv, 'csv');
-    expect(out.problems).toEqual([]);
+    // A bad value is listed with its line and the value itself (contract §3.1), not passed on.
+    expect(out.problems).toEqual([
+      { record: 2, line: 3, id: 'b', path: 'rating', message: expect.stringContaining('"x"') as unknown as string },
+    ]);
     expect(out.records[0]).toEqual({
       record: 1,
       line: 2,
+      skip: [],
       value: {
         id: 'a',
         date: '2024-01-01',
@@ -44,7 +48,8 @@ describe('readRecords', () => {
         mentions: { technicians: ['mike', 'jose'] },
       },
     });
-    expect(out.records[1]?.value).toMatchObject({ rating: 'x', text: 'two\nlines', verified: false });
+    expect(out.records[1]?.value).toMatchObject({ text: 'two\nlines', verified: false });
+    expect(out.records[1]?.skip).toContain('rating');
     // The record starts on line 3, where its quoted cell opens.
     expect(out.records[1]?.line).toBe(3);
   });

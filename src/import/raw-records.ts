@@ -1,4 +1,6 @@
-import { parse as parseCsv } from 'csv-parse/sync';
+import { decodeUtf8 } from './decode-text.js';
+import { fromGbpReview, gbpReviewsOf, isEmptyGbpList } from './gbp.js';
+import { readSpreadsheet, type SpreadsheetOptions } from './spreadsheet.js';
 
 /** One record as read from a file, before validation, with where it came from. */
 export interface RawRecord {
@@ -7,48 +9,99 @@ export interface RawRecord {
   /** 1-based line number for JSONL and CSV (contract §3). */
   line?: number;
   value: unknown;
+  /** Field paths whose problem the reader has already listed: validation does not repeat them. */
+  skip?: string[];
+  /** The id was derived from platform, author, date and text (no id column). */
+  derivedId?: boolean;
+}
+
+/** A problem found while reading: a whole file (record 0), or one record's field. */
+export interface RawProblem {
+  record: number;
+  line?: number;
+  id?: string;
+  path?: string;
+  message: string;
 }
 
 export interface RawFile {
   business?: unknown;
   records: RawRecord[];
-  /** Problems that stop reading a record at all (malformed JSON on a line). */
-  problems: { record: number; line?: number; message: string }[];
+  problems: RawProblem[];
+  /** The source the file was read as (for the summary). */
+  kind?: 'dataset' | 'gbp' | 'spreadsheet' | 'jsonl';
 }
 
-export type ImportFormat = 'json' | 'jsonl' | 'csv';
+export const IMPORT_FORMATS = ['json', 'jsonl', 'csv', 'gbp'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export function formatOf(file: string, explicit?: string): ImportFormat {
   const f = (explicit ?? file.split('.').pop() ?? '').toLowerCase();
-  if (f === 'json' || f === 'jsonl' || f === 'csv') return f;
+  if ((IMPORT_FORMATS as readonly string[]).includes(f)) return f as ImportFormat;
   if (f === 'ndjson') return 'jsonl';
-  throw new Error(`cannot tell the format of ${file}: name it .json, .jsonl or .csv, or pass --format json|jsonl|csv`);
+  if (f === 'tsv') return 'csv';
+  throw new Error(`cannot tell the format of ${file}: name it .json, .jsonl or .csv, or pass --format json|jsonl|csv|gbp`);
 }
 
-/** A dataset document (`{business, reviews}`) or a JSON array of reviews. */
-function readJson(text: string): RawFile {
+/** Google Business Profile reviews as import records (contract §3.1). */
+function readGbp(reviews: unknown[]): RawFile {
+  const out: RawFile = { records: [], problems: [], kind: 'gbp' };
+  reviews.forEach((r, i) => {
+    const mapped = fromGbpReview(r);
+    const id = typeof mapped.value.id === 'string' ? mapped.value.id : undefined;
+    for (const p of mapped.problems) out.problems.push({ record: i + 1, ...(id ? { id } : {}), path: p.path, message: p.message });
+    out.records.push({ record: i + 1, value: mapped.value, skip: mapped.problems.length ? ['(record)'] : [] });
+  });
+  return out;
+}
+
+/**
+ * A dataset document (`{business, reviews}`), a JSON array of reviews, or Google Business Profile
+ * JSON (detected from content, or forced with `--format gbp`).
+ */
+function readJson(text: string, gbp: boolean): RawFile {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
     return { records: [], problems: [{ record: 0, message: `not valid JSON: ${(e as Error).message}` }] };
   }
-  if (Array.isArray(doc)) return { records: doc.map((value, i) => ({ record: i + 1, value })), problems: [] };
+  const gbpReviews = gbpReviewsOf(doc);
+  if (gbpReviews) return readGbp(gbpReviews);
+  if (gbp) {
+    if (isEmptyGbpList(doc)) return { records: [], problems: [], kind: 'gbp' };
+    return {
+      records: [],
+      problems: [
+        {
+          record: 0,
+          message:
+            'not Google Business Profile review JSON: expected {"reviews": [...]}, an array of reviews or one review with starRating',
+        },
+      ],
+    };
+  }
+  if (Array.isArray(doc)) return { records: doc.map((value, i) => ({ record: i + 1, value })), problems: [], kind: 'dataset' };
   if (doc && typeof doc === 'object' && ('reviews' in doc || 'business' in doc)) {
     const d = doc as { business?: unknown; reviews?: unknown };
     if (d.reviews !== undefined && !Array.isArray(d.reviews))
       return { records: [], problems: [{ record: 0, message: '"reviews" must be an array' }] };
     const reviews = (d.reviews as unknown[] | undefined) ?? [];
-    return { business: d.business, records: reviews.map((value, i) => ({ record: i + 1, value })), problems: [] };
+    return { business: d.business, records: reviews.map((value, i) => ({ record: i + 1, value })), problems: [], kind: 'dataset' };
   }
   return {
     records: [],
-    problems: [{ record: 0, message: 'expected a dataset document ({"business", "reviews"}) or an array of reviews' }],
+    problems: [
+      {
+        record: 0,
+        message: 'expected a dataset document ({"business", "reviews"}), an array of reviews, or Google Business Profile reviews',
+      },
+    ],
   };
 }
 
 function readJsonl(text: string): RawFile {
-  const out: RawFile = { records: [], problems: [] };
+  const out: RawFile = { records: [], problems: [], kind: 'jsonl' };
   const lines = text.split(/\r?\n/);
   let record = 0;
   lines.forEach((line, i) => {
@@ -63,83 +116,36 @@ function readJsonl(text: string): RawFile {
   return out;
 }
 
-// CSV has no types: these columns hold lists (`;`-separated), booleans or numbers (contract §3).
-const LIST_COLUMNS = new Set(['mentions.technicians', 'mentions.services', 'mentions.service_areas']);
-const BOOLEAN_COLUMNS = new Set(['verified', 'hidden']);
-const NUMBER_COLUMNS = new Set(['rating']);
-const BOOLEANS: Record<string, boolean> = { true: true, false: false, yes: true, no: false, '1': true, '0': false };
-
-function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
-  let node = target;
-  for (const key of path.slice(0, -1)) {
-    if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
-    node = node[key] as Record<string, unknown>;
+/** Reads one file's bytes in the given format; problems never throw. */
+export function readRecords(
+  input: string | Uint8Array,
+  format: ImportFormat,
+  options: SpreadsheetOptions = {},
+): RawFile & { mapped?: Set<string> } {
+  let text: string;
+  if (typeof input === 'string') text = input.replace(/^\uFEFF/, '');
+  else {
+    const decoded = decodeUtf8(input, format === 'csv' ? 'csv' : 'json');
+    if (decoded.problems.length > 0)
+      return {
+        records: [],
+        problems: decoded.problems.map((p) => ({
+          record: 0,
+          line: p.line,
+          ...(p.field !== undefined ? { path: p.field } : {}),
+          message: p.message,
+        })),
+      };
+    text = decoded.text;
   }
-  node[path.at(-1)!] = value;
-}
-
-function csvValue(column: string, cell: string): unknown {
-  if (LIST_COLUMNS.has(column))
-    return cell
-      .split(';')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  if (BOOLEAN_COLUMNS.has(column)) return BOOLEANS[cell.trim().toLowerCase()] ?? cell;
-  if (NUMBER_COLUMNS.has(column)) return /^-?\d+(\.\d+)?$/.test(cell.trim()) ? Number(cell) : cell;
-  return cell;
-}
-
-/** 1-based line of each character offset; CRLF, LF and a lone CR each end a line. */
-function lineIndex(text: string): (offset: number) => number {
-  const starts = [0];
-  for (const m of text.matchAll(/\r\n|\n|\r/g)) starts.push(m.index + m[0].length);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid]! <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-/** CSV with a header row; nested fields as dotted columns (`author.name`); an empty cell is absent. */
-function readCsv(text: string): RawFile {
-  let rows: { record: Record<string, string>; raw: string }[];
-  try {
-    rows = parseCsv(text, { columns: true, bom: true, raw: true, skip_empty_lines: true, relax_column_count: false }) as typeof rows;
-  } catch (e) {
-    const err = e as Error & { lines?: number };
-    return { records: [], problems: [{ record: 0, ...(err.lines ? { line: err.lines } : {}), message: `not valid CSV: ${err.message}` }] };
-  }
-  // A record is named by the line it starts on (contract §3), also when a quoted cell spans lines:
-  // the raw records are consecutive and end the file, so their offsets follow from their lengths.
-  const lineAt = lineIndex(text);
-  let offset = text.length - rows.reduce((n, r) => n + r.raw.length, 0);
-  return {
-    records: rows.map(({ record, raw }, i) => {
-      const start = offset + (/^[\r\n]*/.exec(raw)?.[0].length ?? 0);
-      offset += raw.length;
-      const value: Record<string, unknown> = {};
-      for (const [column, cell] of Object.entries(record)) {
-        if (cell === '') continue;
-        setPath(value, column.split('.'), csvValue(column, cell));
-      }
-      return { record: i + 1, line: lineAt(start), value };
-    }),
-    problems: [],
-  };
-}
-
-export function readRecords(text: string, format: ImportFormat): RawFile {
   switch (format) {
     case 'json':
-      return readJson(text);
+      return readJson(text, false);
+    case 'gbp':
+      return readJson(text, true);
     case 'jsonl':
       return readJsonl(text);
     case 'csv':
-      return readCsv(text);
+      return { ...readSpreadsheet(text, options), kind: 'spreadsheet' };
   }
 }

@@ -40,8 +40,10 @@ describe('validateFiles (contract §3)', () => {
       problems: [],
     };
     const strict = validateFiles([{ name: 'f.jsonl', raw }], { assumeVerified: false });
-    expect(strict.problems.map((p) => p.path)).toEqual(['verified', 'id']);
-    expect(formatProblem(strict.problems[1]!)).toMatch(/line 10/);
+    // One problem per file for the verified decision, after the per-record ones.
+    expect(strict.problems.map((p) => p.path)).toEqual(['id', 'verified']);
+    expect(formatProblem(strict.problems[0]!)).toMatch(/line 10/);
+    expect(strict.problems[1]!.message).toMatch(/record 1\b.*--assume-verified/);
     const lenient = validateFiles([{ name: 'f.jsonl', raw }], { assumeVerified: true });
     expect(lenient.problems.map((p) => p.path)).toEqual(['id']);
   });

@@ -28,13 +28,50 @@ export interface ValidatedImport {
   problems: ImportProblem[];
 }
 
+/** The value at a dotted path of a raw record, for messages that show what the file said. */
+function valueAt(value: unknown, path: (string | number)[]): unknown {
+  let node = value;
+  for (const key of path) {
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return node;
+}
+
+/** ` (got "five")`: the value itself, short, when it is a scalar the message does not show already. */
+function shown(value: unknown, message: string): string {
+  if (value === undefined || (value !== null && typeof value === 'object')) return '';
+  const text = JSON.stringify(value);
+  if (message.includes(text)) return '';
+  return ` (got ${text.length > 60 ? `${text.slice(0, 57)}..."` : text})`;
+}
+
+/** `--platform`: sets `source.platform` of a record that has none (contract §3.1). */
+function withPlatform(value: unknown, platform: string | undefined): unknown {
+  if (!platform || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const v = value as { source?: unknown };
+  const source = v.source && typeof v.source === 'object' ? (v.source as { platform?: unknown }) : undefined;
+  if (source?.platform !== undefined && source.platform !== null) return value;
+  return { ...v, source: { ...(source ?? {}), platform } };
+}
+
 /** Validates every record of every file and lists every problem (contract §3: all or nothing). */
-export function validateFiles(files: { name: string; raw: RawFile }[], options: { assumeVerified: boolean }): ValidatedImport {
+export function validateFiles(
+  files: { name: string; raw: RawFile }[],
+  options: { assumeVerified: boolean; platform?: string },
+): ValidatedImport {
   const out: ValidatedImport = { records: [], problems: [] };
   const seen = new Map<string, string>();
   for (const { name, raw } of files) {
     for (const p of raw.problems)
-      out.problems.push({ file: name, record: p.record, ...(p.line !== undefined ? { line: p.line } : {}), path: '', message: p.message });
+      out.problems.push({
+        file: name,
+        record: p.record,
+        ...(p.line !== undefined ? { line: p.line } : {}),
+        ...(p.id !== undefined ? { id: p.id } : {}),
+        path: p.path ?? '',
+        message: p.message,
+      });
     if (raw.business !== undefined) {
       const b = BusinessSchema.safeParse(raw.business);
       if (b.success) out.business = b.data;
@@ -42,33 +79,60 @@ export function validateFiles(files: { name: string; raw: RawFile }[], options: 
         for (const i of toIssues(b.error, ['business']))
           out.problems.push({ file: name, record: 0, path: i.path.join('.'), message: i.message });
     }
+    const unverified: string[] = [];
     for (const r of raw.records) {
       const where = { file: name, record: r.record, ...(r.line !== undefined ? { line: r.line } : {}) };
-      const idValue = r.value && typeof r.value === 'object' ? (r.value as { id?: unknown }).id : undefined;
+      const value = withPlatform(r.value, options.platform);
+      const idValue = value && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
       const id = typeof idValue === 'string' ? idValue : undefined;
-      const parsed = ImportReviewSchema.safeParse(r.value);
+      const skip = r.skip ?? [];
+      if (skip.includes('(record)')) continue;
+      // The `verified` decision is asked for even when other fields are wrong, so it never shows up
+      // only after everything else was fixed (issue 12).
+      const verified = value && typeof value === 'object' ? (value as { verified?: unknown }).verified : undefined;
+      if (verified === undefined && !options.assumeVerified && !skip.includes('verified'))
+        unverified.push(r.line !== undefined ? `line ${r.line}` : `record ${r.record}`);
+      const parsed = ImportReviewSchema.safeParse(value);
       if (!parsed.success) {
-        for (const i of toIssues(parsed.error))
-          out.problems.push({ ...where, ...(id ? { id } : {}), path: i.path.join('.') || '(record)', message: i.message });
+        for (const i of toIssues(parsed.error)) {
+          const path = i.path.join('.');
+          // Already listed by the reader: the field itself, inside it, or the object that would hold it.
+          if (skip.some((s) => path === s || path.startsWith(`${s}.`) || s.startsWith(`${path}.`))) continue;
+          out.problems.push({
+            ...where,
+            ...(id ? { id } : {}),
+            path: path || '(record)',
+            message: i.message + shown(valueAt(value, i.path), i.message),
+          });
+        }
         continue;
       }
+      if (skip.length > 0) continue;
       const review = parsed.data;
-      if (review.verified === undefined && !options.assumeVerified) {
+      const dup = seen.get(review.id);
+      if (dup) {
         out.problems.push({
           ...where,
           id: review.id,
-          path: 'verified',
-          message: 'verified is required (true or false); pass --assume-verified to treat records without it as verified',
+          path: 'id',
+          message: `duplicate id, first seen at ${dup}${r.derivedId ? ' (derived from platform, author, date and text: the same review twice?)' : ''}`,
         });
-        continue;
-      }
-      const dup = seen.get(review.id);
-      if (dup) {
-        out.problems.push({ ...where, id: review.id, path: 'id', message: `duplicate id, first seen at ${dup}` });
         continue;
       }
       seen.set(review.id, `${name} ${r.line !== undefined ? `line ${r.line}` : `record ${r.record}`}`);
       out.records.push({ review, ...where });
+    }
+    if (unverified.length > 0) {
+      const which =
+        unverified.length === raw.records.length
+          ? `none of the ${unverified.length} record(s) says`
+          : `${unverified.length} record(s) (${unverified.slice(0, 5).join(', ')}${unverified.length > 5 ? ', ...' : ''}) do not say`;
+      out.problems.push({
+        file: name,
+        record: 0,
+        path: 'verified',
+        message: `verified: ${which} whether the review is verified; add a verified column or field (yes/no), or pass --assume-verified when every review comes from a platform or customer you verified`,
+      });
     }
   }
   return out;

@@ -2,7 +2,9 @@ import type { Review } from '../domain/review.js';
 import type { PublishedView } from '../domain/published-view.js';
 import { compileTaxonomy, type CompiledTaxonomy } from './analysis/compiled-taxonomy.js';
 import { analyzeReview, type ReviewAnalysis } from './analysis/review-analysis.js';
-import { createTaxonomyRegistry } from './registry.js';
+import { createTaxonomyRegistry, taxonomyLineage } from './registry.js';
+import { loadAbsaModel, type AbsaModel } from './model/absa-model.js';
+import type { AbsaModelFile } from './model/model-file.js';
 import { buildAspects } from './report/aspects.js';
 import type { ReportContext } from './report/context.js';
 import { buildEntities } from './report/entities.js';
@@ -14,7 +16,7 @@ import { DEFAULT_TAXONOMY_ID } from './taxonomies/index.js';
 import type { Taxonomy } from './taxonomy.js';
 
 export const ENGINE_NAME = 'review-data-insights';
-export const ENGINE_VERSION = '1.0.0';
+export const ENGINE_VERSION = '2.0.0';
 
 export interface InsightsEngine {
   compute(view: PublishedView): InsightsDocument;
@@ -25,6 +27,16 @@ export interface InsightsEngine {
 export interface InsightsEngineOptions {
   /** Custom taxonomies (parsed with parseTaxonomy); may replace or `extends` a builtin one. */
   taxonomies?: Taxonomy[];
+  /**
+   * Trained ABSA models (model files, already read): a taxonomy uses the model trained for it or for
+   * the taxonomy it extends; a taxonomy with none is judged by its cue rules alone.
+   */
+  models?: AbsaModelFile[];
+}
+
+/** `method.version`: the engine's, and the model's name and version when one decides (semver build metadata). */
+function methodVersion(c: CompiledTaxonomy): string {
+  return c.model ? `${ENGINE_VERSION}+${c.model.name}.${c.model.version}` : `${ENGINE_VERSION}+rules`;
 }
 
 interface CacheEntry {
@@ -40,6 +52,15 @@ interface CacheEntry {
  */
 export function createInsightsEngine(options: InsightsEngineOptions = {}): InsightsEngine {
   const registry = createTaxonomyRegistry(options.taxonomies ?? []);
+  const lineage = taxonomyLineage(options.taxonomies ?? []);
+  const models = new Map<string, AbsaModel>();
+  const modelFor = (id: string): AbsaModel | undefined => {
+    const file = (lineage.get(id) ?? [id]).map((t) => options.models?.find((m) => m.taxonomy === t)).find(Boolean);
+    if (!file) return undefined;
+    let m = models.get(file.taxonomy);
+    if (!m) models.set(file.taxonomy, (m = loadAbsaModel(file)));
+    return m;
+  };
   const compiled = new Map<string, CompiledTaxonomy>();
   const cache = new Map<string, CacheEntry>();
   let run = { analyzed: 0, reused: 0 };
@@ -49,7 +70,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
     if (!c) {
       const taxonomy = registry.get(id) ?? registry.get(DEFAULT_TAXONOMY_ID);
       if (!taxonomy) throw new Error(`no taxonomy ${id}`);
-      c = compileTaxonomy(taxonomy);
+      c = compileTaxonomy(taxonomy, modelFor(taxonomy.id));
       compiled.set(id, c);
     }
     return c;
@@ -86,7 +107,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
       return {
         generated_at: view.updatedAt,
         review_count: view.reviews.length,
-        method: { engine: ENGINE_NAME, version: ENGINE_VERSION, taxonomy: c.taxonomy.id },
+        method: { engine: ENGINE_NAME, version: methodVersion(c), taxonomy: c.taxonomy.id },
         aspects,
         entities,
         topics: buildTopics(ctx),

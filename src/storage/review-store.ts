@@ -26,6 +26,27 @@ async function bumpVersion(trx: Transaction<Database>, now: string): Promise<voi
     .execute();
 }
 
+/** Thrown inside the import transaction to roll a dry run back; carries the summary out. */
+class DryRunRollback extends Error {
+  constructor(readonly summary: ImportSummary) {
+    super('dry run');
+  }
+}
+
+/** Removes the business marked as the bundled demo and every review with it; undefined when none. */
+async function removeDemo(trx: Transaction<Database>): Promise<ImportSummary['demo_removed']> {
+  const row = await trx.selectFrom('business').select(['doc', 'demo']).where('singleton', '=', 1).executeTakeFirst();
+  if (!row || Number(row.demo) !== 1) return undefined;
+  const counted = await trx
+    .selectFrom('reviews')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  await trx.deleteFrom('reviews').execute();
+  await trx.deleteFrom('business').execute();
+  const name = (JSON.parse(row.doc) as { name?: unknown }).name;
+  return { name: typeof name === 'string' ? name : 'demo', reviews: Number(counted?.n ?? 0) };
+}
+
 /** The review data port over Kysely: the same queries run on SQLite and PostgreSQL. */
 export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOptions = {}): ReviewStore {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
@@ -65,20 +86,24 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
     },
 
     async applyImport(input: ImportInput, onProgress): Promise<ImportSummary> {
-      return db.transaction().execute(async (trx) => {
+      const run = db.transaction().execute(async (trx) => {
         const stamp = now();
+        // The demo steps aside (contract §3.1): the first import of own data removes the demo business
+        // and its reviews in this same transaction, so no reader ever sees the two mixed.
+        const demoRemoved = input.demo ? undefined : await removeDemo(trx);
         let businessOutcome: ImportSummary['business'] = 'absent';
         if (input.business) {
           const hash = businessHash(input.business);
-          const old = await trx.selectFrom('business').select('content_hash').where('singleton', '=', 1).executeTakeFirst();
+          const old = await trx.selectFrom('business').select(['content_hash', 'demo']).where('singleton', '=', 1).executeTakeFirst();
           if (!old) businessOutcome = 'added';
           else businessOutcome = old.content_hash === hash ? 'unchanged' : 'updated';
-          if (businessOutcome !== 'unchanged') {
-            const row = { singleton: 1, doc: JSON.stringify(input.business), content_hash: hash, updated_at: stamp };
+          const demo = input.demo ? 1 : 0;
+          if (businessOutcome !== 'unchanged' || old?.demo !== demo) {
+            const row = { singleton: 1, doc: JSON.stringify(input.business), content_hash: hash, updated_at: stamp, demo };
             await trx
               .insertInto('business')
               .values(row)
-              .onConflict((oc) => oc.column('singleton').doUpdateSet({ doc: row.doc, content_hash: hash, updated_at: stamp }))
+              .onConflict((oc) => oc.column('singleton').doUpdateSet({ doc: row.doc, content_hash: hash, updated_at: stamp, demo }))
               .execute();
           }
         }
@@ -126,8 +151,19 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
           done += ids.length;
           onProgress?.(done, total);
         }
-        if (total > 0 || (businessOutcome !== 'unchanged' && businessOutcome !== 'absent')) await bumpVersion(trx, stamp);
-        return { ...plan.summary, business: businessOutcome };
+        if (total > 0 || demoRemoved || (businessOutcome !== 'unchanged' && businessOutcome !== 'absent')) await bumpVersion(trx, stamp);
+        const summary: ImportSummary = {
+          ...plan.summary,
+          business: businessOutcome,
+          ...(demoRemoved ? { demo_removed: demoRemoved } : {}),
+        };
+        // A dry run rolls the whole transaction back: the counts are exact and nothing is written.
+        if (input.dryRun) throw new DryRunRollback(summary);
+        return summary;
+      });
+      return run.catch((e: unknown) => {
+        if (e instanceof DryRunRollback) return e.summary;
+        throw e;
       });
     },
   };

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types for Kysely. Column types are the common ground of SQLite and PostgreSQL: text, integer
  * (booleans as 0/1) and JSON stored as text, so one migration set and one query set serve both.
@@ -7,6 +9,8 @@ export interface BusinessTable {
   doc: string;
   content_hash: string;
   updated_at: string;
+  /** 1 for the bundled demo business (migration 0004), which the first import of own data removes. */
+  demo: Generated<number>;
 }
 
 export interface ReviewsTable {

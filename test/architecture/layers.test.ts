@@ -22,6 +22,9 @@ describe('import directions (docs/architecture.md)', () => {
     ['src/mcp/example.ts', "import { createWebSubHub } from '../websub/index.js';"],
     ['src/http/example.ts', "import { createReviewStore } from '../storage/review-store.js';"],
     ['src/domain/example.ts', "import Fastify from 'fastify';"],
+    ['src/site/pages/example.tsx', "import { createApp } from '../../http/app.js';"],
+    ['src/snapshot/example.ts', "import { siteContext } from '../site/site-context.js';"],
+    ['src/insights/example.ts', "import { readShippedModels } from '../absa-models.js';"],
   ])('%s refuses %s', async (file, code) => {
     expect(await importErrors(file, `${code}\nexport {};\n`)).toHaveLength(1);
   });
@@ -31,6 +34,9 @@ describe('import directions (docs/architecture.md)', () => {
     ['src/http/routes/example.ts', "import type { Snapshot } from '../../snapshot/snapshot.js';"],
     ['src/insights/example.ts', "import type { Review } from '../domain/review.js';"],
     ['src/server.ts', "import { createApp } from './http/app.js';"],
+    ['src/site/pages/example.tsx', "import type { Snapshot } from '../../snapshot/snapshot.js';"],
+    ['src/http/routes/example.ts', "import { siteContext } from '../../site/site-context.js';"],
+    ['src/snapshot/renderers/example.ts', "import { readShippedModels } from '../../absa-models.js';"],
   ])('%s accepts %s', async (file, code) => {
     expect(await importErrors(file, `${code}\nexport {};\n`)).toEqual([]);
   });

@@ -150,7 +150,7 @@ describe('GET /api/feed.json', () => {
     expect(feed.items.map((i) => i.id)).toEqual(ordered(published));
     const dataset = json<{ reviews: Review[] }>(await request(app, '/reviews.json'));
     for (const item of feed.items) {
-      expect(item.url).toBe(`${BASE_URL}/api/reviews/${String(item.id)}`);
+      expect(item.url).toBe(`${BASE_URL}/reviews/${String(item.id)}`);
       expect(item._review).toEqual(dataset.reviews.find((r) => r.id === item.id));
       for (const k of ['title', 'content_text', 'content_html', 'date_published', 'date_modified', 'authors', 'tags'])
         expect(item).toHaveProperty(k);
@@ -195,7 +195,8 @@ describe('GET /feed.xml', () => {
     expect(links).toContainEqual(expect.objectContaining({ rel: 'hub', href: HUB }));
     const expected = ordered(published);
     expect(doc.feed.entry.map((e) => e.id)).toEqual(expected.map((id) => `${BASE_URL}/api/reviews/${id}`));
-    for (const e of doc.feed.entry) expect(e.link.find((l) => (l.rel ?? 'alternate') === 'alternate')?.href).toBe(e.id);
+    for (const e of doc.feed.entry)
+      expect(e.link.find((l) => (l.rel ?? 'alternate') === 'alternate')?.href).toBe(e.id.replace('/api/reviews/', '/reviews/'));
   });
 
   it('the feeds carry at most the 50 newest reviews', async () => {

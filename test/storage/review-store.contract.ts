@@ -176,5 +176,61 @@ export function describeReviewStoreContract(name: string, fresh: () => Promise<F
       expect(replaced.deleted).toBe(4000);
       expect((await store.load()).reviews).toHaveLength(1000);
     });
+
+    it('removes the marked demo on the first import of own data, in the same transaction (contract §3.1)', async () => {
+      const { store } = await open();
+      await store.applyImport({
+        business: business({ id: 'demo', name: 'Demo Co' }),
+        reviews: reviews(3, 'demo-'),
+        replace: false,
+        demo: true,
+      });
+      // The demo may be reloaded over itself without stepping aside.
+      expect((await store.applyImport({ reviews: reviews(3, 'demo-'), replace: false, demo: true })).demo_removed).toBeUndefined();
+      const v = await store.version();
+      // A failing import of own data leaves the demo where it was.
+      await expect(store.applyImport({ reviews: [review('own', { rating: 9 })], replace: false })).rejects.toThrow();
+      expect((await store.load()).reviews).toHaveLength(3);
+      const summary = await store.applyImport({ reviews: [review('own')], replace: false });
+      expect(summary).toEqual({
+        added: 1,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        unpublished: 0,
+        business: 'absent',
+        demo_removed: { name: 'Demo Co', reviews: 3 },
+      });
+      const state = await store.load();
+      expect(state.business).toBeNull();
+      expect(state.reviews.map((r) => r.id)).toEqual(['own']);
+      expect(state.version).toBe(v + 1);
+      // Own data stays: the next import removes nothing.
+      const next = await store.applyImport({ business: business(), reviews: [review('own2')], replace: false });
+      expect(next.demo_removed).toBeUndefined();
+      expect((await store.load()).reviews).toHaveLength(2);
+    });
+
+    it('counts a dry run exactly and writes nothing', async () => {
+      const { store } = await open();
+      await store.applyImport({
+        business: business({ id: 'demo', name: 'Demo Co' }),
+        reviews: reviews(2, 'demo-'),
+        replace: false,
+        demo: true,
+      });
+      const before = await store.load();
+      const dry = await store.applyImport({ business: business(), reviews: [review('a'), review('b')], replace: false, dryRun: true });
+      expect(dry).toEqual({
+        added: 2,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        unpublished: 0,
+        business: 'added',
+        demo_removed: { name: 'Demo Co', reviews: 2 },
+      });
+      expect(await store.load()).toEqual(before);
+    });
   });
 }

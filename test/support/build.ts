@@ -19,7 +19,7 @@ const mtime = (file: string) =>
 async function newestSourceMtime(dir: string): Promise<number> {
   let newest = 0;
   for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts')) continue;
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || entry.name.endsWith('.test.ts')) continue;
     newest = Math.max(newest, await mtime(path.join(entry.parentPath, entry.name)));
   }
   return newest;

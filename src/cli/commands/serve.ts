@@ -19,6 +19,9 @@ export const serveCommand: CliCommand = {
     const u = server.urls;
     const lines = [
       `Review Data Service is serving ${server.snapshots.current().view.business.name} (${server.snapshots.current().view.reviews.length} published reviews) from ${server.database.describe}`,
+      `  web page     ${u.base}/`,
+      `  API docs     ${u.base}/docs`,
+      `  widget       ${u.base}/widget.js`,
       `  reviews      ${u.reviewsJson}`,
       `  insights     ${u.insightsJson}`,
       `  search       ${u.search}?rating=5&limit=10`,

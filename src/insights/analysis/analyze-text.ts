@@ -1,7 +1,10 @@
 import { tokenize, type Token } from '../nlp/wink.js';
 import type { Polarity } from '../schema.js';
 import type { CompiledTaxonomy } from './compiled-taxonomy.js';
-import { analyzeSentence, type AspectOpinion } from './sentence-analyzer.js';
+import { analyzeSentence, type AspectOpinion, type SentenceOpinions } from './sentence-analyzer.js';
+import type { AbsaModel } from '../model/absa-model.js';
+import { buildSpan } from '../model/features.js';
+import { judgeSpan } from '../model/predict.js';
 
 export interface AnalyzedSentence {
   /** Character offsets in the analysed text: text.slice(start, end) is the sentence as written. */
@@ -18,6 +21,29 @@ export interface AnalyzedText {
   spans: Array<[number, number]>;
 }
 
+/**
+ * A sentence judged by the trained model (issue 9): only confident judgements are kept, so the
+ * report counts nothing the model is unsure of. The sentence's overall score follows the kept
+ * judgements, and the cue rules' score only when the model found no aspect.
+ */
+function learnedOpinions(
+  model: AbsaModel,
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  compiled: CompiledTaxonomy,
+): SentenceOpinions {
+  const span = buildSpan(tokens, from, to, compiled);
+  const aspects: AspectOpinion[] = [];
+  for (const j of judgeSpan(model, span, compiled)) {
+    const confidence = j.detection * j.confidence;
+    if (j.polarity === 'conflict' || confidence < model.thresholds.polarity) continue;
+    aspects.push({ aspect: j.aspect, polarity: j.polarity, score: 2 * j.score, confidence });
+  }
+  const score = aspects.length > 0 ? aspects.reduce((sum, a) => sum + a.score, 0) : span.rules.score;
+  return { aspects, score };
+}
+
 export function analyzeText(text: string, compiled: CompiledTaxonomy): AnalyzedText {
   const { tokens, sentences: spans } = tokenize(text);
   const sentences: AnalyzedSentence[] = [];
@@ -26,7 +52,9 @@ export function analyzeText(text: string, compiled: CompiledTaxonomy): AnalyzedT
     const first = tokens[from];
     const last = tokens[to - 1];
     if (!first || !last) continue;
-    const opinions = analyzeSentence(tokens, from, to, compiled);
+    const opinions = compiled.model
+      ? learnedOpinions(compiled.model, tokens, from, to, compiled)
+      : analyzeSentence(tokens, from, to, compiled);
     sentences.push({ start: first.start, end: last.end, score: opinions.score, aspects: opinions.aspects });
     kept.push([from, to]);
   }

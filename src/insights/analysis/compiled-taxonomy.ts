@@ -1,6 +1,7 @@
 import type { Taxonomy } from '../taxonomy.js';
 import { IDIOMS_NEGATIVE, IDIOMS_POSITIVE } from '../sentiment/idioms.js';
 import { CueMatcher } from './cue-matcher.js';
+import type { AbsaModel } from '../model/absa-model.js';
 
 export type CueKind = 'cue' | 'positive' | 'negative' | 'neutral' | 'exclude';
 
@@ -25,11 +26,13 @@ export type CuePayload = AspectCue | SentimentCue | SituationCue;
 export interface CompiledTaxonomy {
   taxonomy: Taxonomy;
   matcher: CueMatcher<CuePayload>;
+  /** The trained model that decides aspects and polarity; without one the cue rules decide. */
+  model?: AbsaModel | undefined;
 }
 
 const DOMAIN_WEIGHT = 2;
 
-export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
+export function compileTaxonomy(taxonomy: Taxonomy, model?: AbsaModel): CompiledTaxonomy {
   const matcher = new CueMatcher<CuePayload>();
   for (const a of taxonomy.aspects) {
     const lists: Array<[CueKind, readonly string[]]> = [
@@ -55,5 +58,5 @@ export function compileTaxonomy(taxonomy: Taxonomy): CompiledTaxonomy {
   for (const cue of IDIOMS_NEGATIVE) matcher.add(cue, idiomNegative);
   const situation: SituationCue = { type: 'situation' };
   for (const cue of taxonomy.situation ?? []) matcher.add(cue, situation);
-  return { taxonomy, matcher };
+  return { taxonomy, matcher, model };
 }

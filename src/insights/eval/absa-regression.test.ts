@@ -16,11 +16,11 @@ const present = existsSync(dataDir);
 if (!present && process.env.CI === 'true') throw new Error(`labelled data missing at ${dataDir} (required in CI)`);
 if (!present) console.warn(`skipping ABSA regression: no labelled data at ${dataDir}`);
 
-async function evalAbsa(file: string, taxonomy: string): Promise<AbsaScores> {
+async function evalAbsa(file: string, taxonomy: string, extra: string[] = []): Promise<AbsaScores> {
   const stdout = new PassThrough();
   let out = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const code = await evalAbsaCommand.run(['--data', `${dataDir}${file}`, '--taxonomy', taxonomy], {
+  const code = await evalAbsaCommand.run(['--data', file.startsWith('/') ? file : `${dataDir}${file}`, '--taxonomy', taxonomy, ...extra], {
     stdout,
     stderr: new PassThrough(),
     env: {},
@@ -31,13 +31,34 @@ async function evalAbsa(file: string, taxonomy: string): Promise<AbsaScores> {
 }
 
 /**
- * Targets (issue 5): home-services dev ≥ 90 / 90 (detection F1 / polarity accuracy).
- * SemEval-2014 restaurants: the target is 85 / 83 on test; this rule-based engine does not reach it,
- * so the train-set assertions are a ratchet at the level reached: raise them as the engine improves,
- * never lower them. Test is only reported (docs), never asserted on, so it is never tuned on.
+ * Targets (issue 9, detection F1 / polarity accuracy): home-services dev ≥ 90 / 90 with the shipped
+ * model; frozen sets ≥ 85 / 85 (the first-pass figures in docs/insights.md: where a set misses the
+ * target, its assertion is a ratchet at the first-pass level, never lowered). SemEval-2014 restaurants:
+ * the cue rules (which still judge that taxonomy) keep a ratchet on train; the learned method is
+ * trained on train and scored on test, the literature's protocol, and kept at the level it reached.
  */
+const frozenDir = fileURLToPath(new URL('data/absa/frozen/', repoRoot));
+const FROZEN: Record<string, { f1: number; polarity: number }> = {
+  'fresh-1.jsonl': { f1: 0.85, polarity: 0.85 },
+  'fresh-2.jsonl': { f1: 0.79, polarity: 0.85 },
+  'fresh-3.jsonl': { f1: 0.83, polarity: 0.85 },
+  'fresh-5.jsonl': { f1: 0.85, polarity: 0.85 },
+  'fresh-6.jsonl': { f1: 0.85, polarity: 0.85 },
+};
+
+describe('ABSA accuracy on the frozen home-services sets (shipped model)', () => {
+  for (const [file, floor] of Object.entries(FROZEN)) {
+    it(`${file}: detection F1 ≥ ${floor.f1}, polarity accuracy ≥ ${floor.polarity}`, async () => {
+      const s = await evalAbsa(`${frozenDir}${file}`, 'home-services');
+      expect(s.sentences).toBe(200);
+      expect(s.detection.f1).toBeGreaterThanOrEqual(floor.f1);
+      expect(s.polarity.accuracy).toBeGreaterThanOrEqual(floor.polarity);
+    });
+  }
+});
+
 describe.skipIf(!present)('ABSA accuracy regression', () => {
-  it('home-services dev set: detection F1 ≥ 0.90, polarity accuracy ≥ 0.90', async () => {
+  it('home-services dev set with the shipped model: detection F1 ≥ 0.90, polarity accuracy ≥ 0.90', async () => {
     const s = await evalAbsa('home-services-dev.jsonl', 'home-services');
     expect(s.sentences).toBe(300);
     expect(s.detection.f1).toBeGreaterThanOrEqual(0.9);
@@ -45,11 +66,22 @@ describe.skipIf(!present)('ABSA accuracy regression', () => {
   });
 
   it('SemEval-2014 restaurants train: ratchet at the level reached (target 85 / 83 is on test)', async () => {
-    const s = await evalAbsa('semeval2014-restaurants-train.jsonl', 'restaurants');
+    const s = await evalAbsa('semeval2014-restaurants-train.jsonl', 'restaurants', ['--rules']);
     expect(s.sentences).toBe(3044);
     expect(s.detection.f1).toBeGreaterThanOrEqual(RATCHET.semevalTrain.f1);
     expect(s.polarity.accuracy).toBeGreaterThanOrEqual(RATCHET.semevalTrain.polarity);
   }, 60_000);
+
+  it('SemEval-2014 restaurants: trained on train in memory, scored on test (target 85 / 83)', async () => {
+    const s = await evalAbsa('semeval2014-restaurants-test.jsonl', 'restaurants', [
+      '--train',
+      `${dataDir}semeval2014-restaurants-train.jsonl`,
+    ]);
+    expect(s.sentences).toBe(800);
+    expect(s.detection.f1).toBeGreaterThanOrEqual(0.85);
+    // Missed target (83): a ratchet at the level reached (docs/insights.md says why).
+    expect(s.polarity.accuracy).toBeGreaterThanOrEqual(RATCHET.semevalLearnedTest.polarity);
+  }, 180_000);
 
   it('SemEval-2014 restaurants train, 5-fold cross-validation: folds agree with each other', () => {
     const data = parseLabelledJsonl(readFileSync(`${dataDir}semeval2014-restaurants-train.jsonl`, 'utf8'));
@@ -64,4 +96,4 @@ describe.skipIf(!present)('ABSA accuracy regression', () => {
   }, 60_000);
 });
 
-const RATCHET = { semevalTrain: { f1: 0.825, polarity: 0.72 } };
+const RATCHET = { semevalTrain: { f1: 0.825, polarity: 0.72 }, semevalLearnedTest: { polarity: 0.775 } };

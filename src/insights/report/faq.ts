@@ -4,14 +4,29 @@ import { byCodeUnit, listing, MIN_EVIDENCE, percent, plural, type ReportContext 
 
 /** Ways to state the counts; picked by aspect position so neighbouring answers do not read alike. */
 const COUNT_FORMS: Array<(a: AspectInsight, topic: string) => string> = [
-  (a, topic) => `${a.positive} of the ${a.mentions} reviews that mention ${topic} are positive and ${a.negative} negative`,
-  (a, topic) => `of ${a.mentions} reviews that talk about ${topic}, ${a.positive} are positive and ${a.negative} negative`,
-  (a, topic) => `${a.positive} reviews praise their ${topic} and ${a.negative} complain about it, out of ${a.mentions} that mention it`,
+  (a, topic) =>
+    `${a.positive} of the ${plural(a.mentions, 'review')} that mention ${topic} ${a.positive === 1 ? 'is' : 'are'} positive and ${a.negative} negative`,
+  (a, topic) =>
+    `of ${plural(a.mentions, 'review')} that talk about ${topic}, ${a.positive} ${a.positive === 1 ? 'is' : 'are'} positive and ${a.negative} negative`,
+  (a, topic) =>
+    `${plural(a.positive, 'review')} ${a.positive === 1 ? 'praises' : 'praise'} their ${topic} and ${a.negative} ${a.negative === 1 ? 'complains' : 'complain'} about it, out of ${a.mentions} that mention it`,
 ];
 
+/**
+ * Below this many reviews an aspect is never called "consistent": three positive reviews out of three
+ * say little about the next customer (issue 9: the report says only what the data supports).
+ */
+export const CONSISTENT_MIN = 10;
+
 function counts(a: AspectInsight, topic: string, index: number): string {
-  if (a.positive === a.mentions) return `all ${a.mentions} reviews that mention ${topic} are positive`;
-  if (a.negative === a.mentions) return `all ${a.mentions} reviews that mention ${topic} are negative`;
+  if (a.positive === a.mentions)
+    return a.mentions === 1
+      ? `the one review that mentions ${topic} is positive`
+      : `all ${a.mentions} reviews that mention ${topic} are positive`;
+  if (a.negative === a.mentions)
+    return a.mentions === 1
+      ? `the one review that mentions ${topic} is negative`
+      : `all ${a.mentions} reviews that mention ${topic} are negative`;
   const form = COUNT_FORMS[index % COUNT_FORMS.length] ?? COUNT_FORMS[0];
   return form ? form(a, topic) : '';
 }
@@ -41,11 +56,19 @@ function aspectAnswer(a: AspectInsight, index: number, question: string): string
   const bad = quote(a, 'negative');
   // A yes/no question gets a yes; any other ("How soon ...?") gets the verdict on the aspect itself.
   const yesNo = isYesNo(question);
-  const consistently = yesNo ? 'Yes, consistently' : `Reviewers are consistently positive about ${topic}`;
+  const few = a.mentions < CONSISTENT_MIN;
+  const consistently = few
+    ? yesNo
+      ? 'So far, yes'
+      : `So far reviewers are positive about ${topic}`
+    : yesNo
+      ? 'Yes, consistently'
+      : `Reviewers are consistently positive about ${topic}`;
   const mostly = yesNo ? 'Mostly yes' : `Reviewers are mostly positive about ${topic}`;
   if (share >= 0.9) return `${consistently}: ${c}.${good ? ` A typical comment: ${good}` : ''}`;
   if (share >= 0.75) return `${mostly}: ${c} (${percent(a.positive, a.mentions)} positive).${good ? ` One reviewer wrote: ${good}` : ''}`;
-  if (negShare >= 0.6) return `This is a frequent complaint: ${c}.${bad ? ` One reviewer wrote: ${bad}` : ''}`;
+  if (negShare >= 0.6)
+    return `${few ? 'This is a complaint' : 'This is a frequent complaint'}: ${c}.${bad ? ` One reviewer wrote: ${bad}` : ''}`;
   if (negShare > share) return `More often a complaint than a compliment: ${c}.${bad ? ` For example: ${bad}` : ''}`;
   const verdict =
     share >= 0.6

@@ -50,9 +50,9 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       name,
       contentType: JSON_MEDIA_TYPE,
       render: ({ view }) =>
-        (engine ??= import('../../insights/engine.js').then((m) => m.createInsightsEngine({ taxonomies: options.taxonomies }))).then((e) =>
-          output(view, JSON.stringify(e.compute(view))),
-        ),
+        (engine ??= Promise.all([import('../../insights/engine.js'), import('../../absa-models.js')]).then(([m, models]) =>
+          m.createInsightsEngine({ taxonomies: options.taxonomies, models: models.readShippedModels() }),
+        )).then((e) => output(view, JSON.stringify(e.compute(view)))),
       close: () => Promise.resolve(),
     };
   }

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as reviews0001 from './0001-reviews.js';
 import * as websub0002 from './0002-websub.js';
 import * as mcpSessions0003 from './0003-mcp-sessions.js';
+import * as demoMarker0004 from './0004-demo-marker.js';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so the compiled build and the test
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-reviews': reviews0001,
   '0002-websub': websub0002,
   '0003-mcp-sessions': mcpSessions0003,
+  '0004-demo-marker': demoMarker0004,
 };
 
 export const migrationProvider: MigrationProvider = {

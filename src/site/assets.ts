@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServiceUrls } from '../domain/urls.js';
+import { createRepresentation, type Representation } from '../snapshot/rendered-document.js';
+
+/**
+ * Static files of the public face, served from this origin (contract §7: no CDN): the stylesheet,
+ * the icon, the widget (public/ in the package) and swagger-ui's bundle (the swagger-ui-dist package).
+ * Read once per process; their bytes do not depend on the data, so they are not per snapshot.
+ */
+const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PUBLIC_DIR = path.join(PACKAGE_ROOT, 'public');
+const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+export const JS_MEDIA_TYPE = 'text/javascript; charset=utf-8';
+const CSS_MEDIA_TYPE = 'text/css; charset=utf-8';
+
+interface AssetSource {
+  file: string;
+  contentType: string;
+}
+
+const SITE_ASSETS: Record<string, AssetSource> = {
+  '/assets/site.css': { file: path.join(PUBLIC_DIR, 'site.css'), contentType: CSS_MEDIA_TYPE },
+  '/favicon.svg': { file: path.join(PUBLIC_DIR, 'favicon.svg'), contentType: 'image/svg+xml' },
+  '/docs/assets/init.js': { file: path.join(PUBLIC_DIR, 'docs-init.js'), contentType: JS_MEDIA_TYPE },
+  '/docs/assets/swagger-ui.css': { file: path.join(SWAGGER_DIR, 'swagger-ui.css'), contentType: CSS_MEDIA_TYPE },
+  '/docs/assets/swagger-ui-bundle.js': { file: path.join(SWAGGER_DIR, 'swagger-ui-bundle.js'), contentType: JS_MEDIA_TYPE },
+};
+
+/** The paths under which static assets are served. */
+export const ASSET_PATHS = Object.keys(SITE_ASSETS);
+
+const loaded = new Map<string, Representation>();
+
+function read(source: AssetSource, transform?: (text: string) => string): Representation {
+  const bytes = fs.readFileSync(source.file);
+  const body = transform ? transform(bytes.toString('utf8')) : bytes;
+  return createRepresentation(body, source.contentType, fs.statSync(source.file).mtimeMs);
+}
+
+export function siteAsset(urlPath: string): Representation | undefined {
+  const source = SITE_ASSETS[urlPath];
+  if (!source) return undefined;
+  let rep = loaded.get(urlPath);
+  if (!rep) loaded.set(urlPath, (rep = read(source)));
+  return rep;
+}
+
+/** widget.js with the service's base URL written in, so it needs no configuration on the host page. */
+const WIDGET_SOURCE: AssetSource = { file: path.join(PUBLIC_DIR, 'widget.js'), contentType: JS_MEDIA_TYPE };
+const widgets = new Map<string, Representation>();
+
+export function widgetScript(urls: ServiceUrls): Representation {
+  let rep = widgets.get(urls.base);
+  if (!rep) {
+    rep = read(WIDGET_SOURCE, (text) => text.replace("'__REVIEW_DATA_BASE__'", JSON.stringify(urls.base)));
+    widgets.set(urls.base, rep);
+  }
+  return rep;
+}
