@@ -3,21 +3,20 @@ import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
-import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
-import { registerOpenApiRoute } from './routes/openapi.js';
-import { registerExtraMethods } from './routes/methods.js';
 import { registerProtocolEdges } from './protocol-edges.js';
+import { registerDatasetRoutes } from './routes/datasets.js';
+import { registerExtraMethods, rejectOtherMethods } from './routes/methods.js';
+import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerOpsRoutes, type OpsDeps } from './routes/ops.js';
 import { registerReviewRoutes } from './routes/reviews.js';
 import { registerSiteRoutes } from './routes/site.js';
 
 export interface AppDeps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
-  schemas?: Partial<DocumentSchemas>;
   logger?: FastifyServerOptions['loggerInstance'] | FastifyServerOptions['logger'];
   /** Fastify's trustProxy (config TRUST_PROXY): request.ip from X-Forwarded-For behind a load balancer. */
   trustProxy?: boolean | string;
@@ -26,8 +25,16 @@ export interface AppDeps {
   /** /healthz, /readyz and /metrics (contract §8); without it /readyz answers from the snapshot alone. */
   ops?: Partial<OpsDeps>;
   /** Further transports (MCP, the WebSub hub) register their routes here, before the app is ready. */
-  plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
+  plugins?: AppPlugin[];
 }
+
+/** What the app lends the transports it hosts, so they share its HTTP behaviour without importing it. */
+export interface AppKit {
+  /** 405 with `Allow` for every other method on `url` (RFC 9110 §15.5.6), as a problem. */
+  rejectOtherMethods(app: FastifyInstance, url: string, allow: string): void;
+}
+
+export type AppPlugin = (app: FastifyInstance, kit: AppKit) => void | Promise<void>;
 
 export interface HttpLimits {
   bodyLimitBytes: number;
@@ -87,8 +94,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerProtocolEdges(app);
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const seconds = reply.elapsedTime / 1000;
-    deps.ops?.metrics?.observeRequest(route, request.method, reply.statusCode, seconds);
+    deps.ops?.metrics?.observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip },
       'request',
@@ -142,7 +148,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDatasetRoutes(app, deps);
   registerReviewRoutes(app, deps);
   registerSiteRoutes(app, deps);
-  for (const plugin of deps.plugins ?? []) await plugin(app);
+  for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods });
   registerOpenApiRoute(app);
   await app.ready();
   return app;

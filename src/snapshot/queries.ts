@@ -1,7 +1,8 @@
 import type { Issue } from '../domain/errors.js';
-import type { SearchParams } from '../domain/search-params.js';
+import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, type Representation } from './rendered-document.js';
-import { JSON_MEDIA_TYPE, type Snapshot } from './snapshot.js';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import type { Snapshot } from './snapshot.js';
 
 /**
  * Read use cases over a snapshot, shared by REST and MCP so the two can never disagree. Responses are
@@ -16,17 +17,13 @@ export function answerRepresentation(snapshot: Snapshot, json: string): Represen
   return createRepresentation(json, JSON_MEDIA_TYPE, snapshot.publishedAt, snapshot.publishedWeak);
 }
 
-export type SearchAnswer = { ok: true; json: string } | { ok: false; issues: Issue[] };
-
-export function searchReviews(snapshot: Snapshot, params: SearchParams): SearchAnswer {
-  const outcome = snapshot.index.search(params);
-  if (!outcome.ok) return outcome;
-  const { page } = outcome;
+export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
+  const page = snapshot.index.search(query);
   const reviews = page.positions.map((p) => snapshot.reviewJson[p]).join(',');
   const json =
     `{"reviews":[${reviews}],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
     `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  return { ok: true, json };
+  return { json };
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */

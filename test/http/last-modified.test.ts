@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { createDocumentRenderers } from '../../src/renderers.js';
-import { buildSnapshot, type DocumentRenderer, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { createDocumentRenderers, type DocumentRenderer } from '../../src/snapshot/renderers/index.js';
+import { buildSnapshot, withDocument, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { BASE_URL, header, request } from './app-harness.js';
 
@@ -25,18 +24,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const httpDate = (ms: number) => new Date(ms).toUTCString();
 const PATHS = ['/reviews.json', '/api/feed.json', '/feed.xml', '/api/reviews/since/2000-01-01', '/api/reviews/search?rating=5'];
 
+/** Publishes a state as the snapshot manager does: fast documents at once, slow ones as they land. */
 async function publish(state: DatasetState, now: number): Promise<Snapshot> {
-  current = buildSnapshot(state, urls, renderers, current ?? null, now);
-  await Promise.all(current.pending.values());
+  const build = buildSnapshot(state, urls, renderers, current ?? null, now);
+  current = build.snapshot;
+  for (const landed of await Promise.all(build.slow)) current = withDocument(current, landed);
   return current;
 }
 
 beforeAll(async () => {
-  const r = await createDocumentRenderers(loadConfig({ BASE_URL }));
+  const r = createDocumentRenderers();
   renderers = r.list;
   close = r.close;
   await publish({ ...fixtureState(), version: 1, changedAt: iso(T0) }, T0 + 5000);
-  app = await createApp({ snapshots: { current: () => current }, urls, schemas: r.schemas });
+  app = await createApp({ snapshots: { current: () => current }, urls });
 });
 afterAll(async () => {
   await app.close();

@@ -4,6 +4,7 @@ import { DateSchema, isCalendarDate } from '../../domain/dates.js';
 import { AppError } from '../../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../../domain/results.js';
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
+import { withDecodedCursor } from '../../domain/search-query.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { answerRepresentation, findReview, reviewsSince, searchReviews, sinceDateIssue } from '../../snapshot/queries.js';
 import { sendRepresentation } from '../representation.js';
@@ -30,11 +31,10 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     handler: (request, reply) => {
-      const parsed = parseSearchQuery(request.query as Record<string, unknown>);
+      const parsed = withDecodedCursor(parseSearchQuery(request.query as Record<string, unknown>));
       if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
       const snapshot = deps.snapshots.current();
       const result = searchReviews(snapshot, parsed.value);
-      if (!result.ok) throw new AppError('invalid_parameters', describeIssues(result.issues), result.issues);
       return sendRepresentation(request, reply, answerRepresentation(snapshot, result.json));
     },
   });
