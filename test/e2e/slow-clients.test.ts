@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp, type HttpLimits } from '../../src/http/app.js';
+import { datasetRenderer } from '../../src/snapshot/renderers/index.js';
 import { buildSnapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 
@@ -13,7 +14,7 @@ import { fixtureState } from '../support/fixture.js';
  * all the while. Other clients connect from 127.0.0.2 (any 127/8 address reaches the loopback).
  */
 const urls = createServiceUrls('http://127.0.0.1');
-const snapshot = buildSnapshot(fixtureState(), urls, []).snapshot;
+const snapshot = buildSnapshot(fixtureState(), urls, [datasetRenderer]).snapshot;
 let app: FastifyInstance | null = null;
 const sockets: net.Socket[] = [];
 
