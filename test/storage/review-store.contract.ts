@@ -38,7 +38,13 @@ export function describeReviewStoreContract(name: string, fresh: () => Promise<F
       expect(await store.version()).toBe(0);
       expect(await store.isEmpty()).toBe(true);
       expect(await store.business()).toBeNull();
-      expect(await store.load()).toEqual({ business: null, businessUpdatedAt: null, reviews: [], version: 0 });
+      expect(await store.load()).toEqual({
+        business: null,
+        businessUpdatedAt: null,
+        reviews: [],
+        version: 0,
+        changedAt: new Date(0).toISOString(),
+      });
     });
 
     it('adds reviews, bumps the version once per import, and loads them back unchanged', async () => {
