@@ -1,9 +1,9 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { createOpenApiTransforms } from './openapi-document.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
@@ -79,8 +79,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
         { name: 'mcp', description: 'Model Context Protocol over streamable HTTP, for AI assistants.' },
       ],
     },
-    transform: createJsonSchemaTransform({}),
-    transformObject: createJsonSchemaTransformObject({}),
+    ...createOpenApiTransforms(),
   });
 
   registerDatasetRoutes(app, deps);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DatasetDocumentSchema } from '../../domain/dataset.js';
 import type { ServiceUrls } from '../../domain/urls.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
+import { atomFeedExample, insightsExample, jsonFeedExample, reviewsDatasetExample } from '../openapi-examples.js';
 import { registerDocumentRoute } from './documents.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -44,6 +45,7 @@ export function registerDatasetRoutes(
     summary: 'The reviews dataset',
     description: 'Business metadata, the aggregate rating and every published review, newest first. A WebSub topic.',
     schema: DatasetDocumentSchema,
+    example: reviewsDatasetExample,
     mediaTypes: [JSON_TYPE],
     topic: (u) => u.reviewsJson,
     tags: ['datasets'],
@@ -55,6 +57,7 @@ export function registerDatasetRoutes(
     summary: 'The insights dataset',
     description: 'Aspect-based sentiment, entities, topics, FAQ and summary, computed from the published reviews.',
     schema: deps.schemas?.insights ?? placeholder,
+    example: insightsExample,
     mediaTypes: [JSON_TYPE],
     tags: ['datasets'],
   });
@@ -65,6 +68,7 @@ export function registerDatasetRoutes(
     summary: 'JSON Feed 1.1 of the 50 newest reviews',
     description: 'A WebSub topic. Served as application/feed+json, or application/json when Accept admits only that.',
     schema: deps.schemas?.jsonFeed ?? placeholder,
+    example: jsonFeedExample,
     mediaTypes: ['application/feed+json', JSON_TYPE],
     topic: (u) => u.feedJson,
     negotiate: negotiateFeedType,
@@ -77,6 +81,7 @@ export function registerDatasetRoutes(
     summary: 'Atom 1.0 feed of the 50 newest reviews',
     description: 'A WebSub topic.',
     schema: deps.schemas?.atom ?? z.string(),
+    example: atomFeedExample,
     mediaTypes: ['application/atom+xml; charset=utf-8'],
     topic: (u) => u.feedXml,
     tags: ['feeds'],
