@@ -5,6 +5,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type Server,
 } from '@modelcontextprotocol/server';
+import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import { DispatchTransport } from './dispatch-transport.js';
 import type { SessionManager } from './sessions.js';
 
@@ -23,8 +24,6 @@ export interface LegacyAnswer {
   sessionId?: string;
 }
 
-const JSON_TYPE = 'application/json';
-
 const ALLOW = 'GET, POST, DELETE';
 
 /** A JSON-RPC error as an HTTP answer (MCP 2025-11-25 §Transports answers errors this way). */
@@ -37,7 +36,7 @@ export function jsonRpcError(
 ): LegacyAnswer {
   return {
     status,
-    headers: { 'content-type': JSON_TYPE, ...headers },
+    headers: { 'content-type': BARE_JSON_MEDIA_TYPE, ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }),
   };
 }
@@ -122,7 +121,7 @@ export function createLegacyHandler(deps: { factory: () => Server; sessions: Ses
     const answered = replies.filter((r) => r !== undefined);
     if (answered.length === 0) return { status: 202, headers: {}, body: null, sessionId };
     const body = JSON.stringify(batch ? answered : answered[0]);
-    return { status: 200, headers: { 'content-type': JSON_TYPE }, body, sessionId };
+    return { status: 200, headers: { 'content-type': BARE_JSON_MEDIA_TYPE }, body, sessionId };
   }
 
   return {

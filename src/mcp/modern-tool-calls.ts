@@ -1,4 +1,5 @@
 import { classifyInboundRequest, type JSONRPCRequest, type Server } from '@modelcontextprotocol/server';
+import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import { DispatchTransport } from './dispatch-transport.js';
 import type { LegacyAnswer } from './legacy-handler.js';
 
@@ -43,7 +44,7 @@ export function createModernToolCalls(deps: { factory: () => Server; toolNames: 
     async handle(request: JSONRPCRequest): Promise<LegacyAnswer> {
       await connected;
       const reply = await dispatch.request(request);
-      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(reply) };
+      return { status: 200, headers: { 'content-type': BARE_JSON_MEDIA_TYPE }, body: JSON.stringify(reply) };
     },
 
     async close(): Promise<void> {

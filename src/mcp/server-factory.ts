@@ -1,7 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import { RENDER_WAIT_MS, whenRendered, type Snapshot } from '../snapshot/snapshot.js';
+import { completeSnapshot, type Snapshot, type SnapshotSource } from '../snapshot/snapshot.js';
 import { serverInstructions } from './instructions.js';
 import { toolJsonSchema } from './json-schema.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
@@ -9,14 +8,12 @@ import { documentResources, readDocument } from './resources.js';
 import { createTools, toolErrorJson } from './tools.js';
 
 export interface McpServerDeps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
-  /** The insights document schema (the permissive placeholder until the insights renderer is wired). */
-  insightsSchema: z.ZodType;
 }
 
 /** The tools' names, for routing that must know them before a server instance exists. */
-export const TOOL_NAMES: ReadonlySet<string> = new Set(createTools(z.record(z.string(), z.unknown())).map((t) => t.name));
+export const TOOL_NAMES: ReadonlySet<string> = new Set(createTools().map((t) => t.name));
 
 export const SERVER_INFO = { name: 'review-data-service', title: 'Review Data Service', version: '1.0.0' };
 
@@ -30,7 +27,7 @@ const ANNOTATIONS = { readOnlyHint: true, openWorldHint: false, destructiveHint:
  * the SDK serves stateless traffic (one instance per exchange).
  */
 export function createServerFactory(deps: McpServerDeps): () => Server {
-  const tools = createTools(deps.insightsSchema);
+  const tools = createTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map((t) => ({
     name: t.name,
@@ -58,8 +55,8 @@ export function createServerFactory(deps: McpServerDeps): () => Server {
       const tool = byName.get(request.params.name);
       // MCP 2025-11-25 §Tools, Error Handling: an unknown tool is a protocol error, -32602.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      // Insights are rendered after a snapshot is published; a call right after a change waits for them.
-      const snapshot = await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS);
+      // Every published snapshot holds its documents; only a cold start may wait for its first insights.
+      const snapshot = await completeSnapshot(deps.snapshots);
       const outcome = tool.call(request.params.arguments ?? {}, snapshot);
       if (!outcome.ok) {
         // No structuredContent on errors: clients validate it against the outputSchema.
@@ -74,7 +71,7 @@ export function createServerFactory(deps: McpServerDeps): () => Server {
     server.setRequestHandler('resources/list', () => ({ resources: listedResources }));
     server.setRequestHandler('resources/read', async (request) => {
       const resource = resources.find((r) => r.uri === request.params.uri);
-      const contents = resource ? readDocument(await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS), resource) : undefined;
+      const contents = resource ? readDocument(await completeSnapshot(deps.snapshots), resource) : undefined;
       if (!contents) throw new ResourceNotFoundError(request.params.uri);
       return { contents: [contents] };
     });

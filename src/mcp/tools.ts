@@ -4,7 +4,8 @@ import { DateSchema } from '../domain/dates.js';
 import { ERROR_CODES, toIssues, type ErrorCode, type Issue } from '../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../domain/results.js';
 import { parseSearchArguments, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
-import { InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
+import { withDecodedCursor } from '../domain/search-query.js';
+import { InsightsDocumentSchema, InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
 import { pickInsightsSection } from '../insights/sections.js';
 import { findReview, searchReviews, sinceAnswer, sinceDateIssue } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -53,10 +54,10 @@ const businessJson = new WeakMap<Snapshot, string>();
 
 /**
  * The five tools of contract §5, each a thin call into the same snapshot queries REST uses, so an
- * MCP answer and its REST twin can never disagree. `insightsSchema` is the insights document schema.
+ * MCP answer and its REST twin can never disagree.
  */
-export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
-  const insightsOutput = insightsSchema instanceof z.ZodObject ? insightsSchema.partial() : insightsSchema;
+export function createTools(): ToolDefinition[] {
+  const insightsOutput = InsightsDocumentSchema.partial();
   return [
     {
       name: 'get_business',
@@ -82,10 +83,9 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
       inputSchema: SearchFieldsSchema,
       outputSchema: SearchResultSchema,
       call(args, snapshot) {
-        const parsed = parseSearchArguments(args);
+        const parsed = withDecodedCursor(parseSearchArguments(args));
         if (!parsed.ok) return invalid(parsed.issues);
-        const result = searchReviews(snapshot, parsed.value);
-        return result.ok ? { ok: true, json: result.json } : invalid(result.issues);
+        return { ok: true, json: searchReviews(snapshot, parsed.value).json };
       },
     },
     {

@@ -1,7 +1,8 @@
 import type { Issue } from '../domain/errors.js';
-import type { SearchParams } from '../domain/search-params.js';
+import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, type Representation } from './rendered-document.js';
-import { JSON_MEDIA_TYPE, type Snapshot } from './snapshot.js';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import type { Snapshot } from './snapshot.js';
 
 /**
  * Read use cases over a snapshot, shared by REST and MCP so the two can never disagree. Responses are
@@ -15,17 +16,13 @@ function newestUpdate(snapshot: Snapshot, positions: Iterable<number>): number {
   return best === Number.NEGATIVE_INFINITY ? Date.parse(snapshot.view.updatedAt) : best;
 }
 
-export type SearchAnswer = { ok: true; json: string; lastModified: number } | { ok: false; issues: Issue[] };
-
-export function searchReviews(snapshot: Snapshot, params: SearchParams): SearchAnswer {
-  const outcome = snapshot.index.search(params);
-  if (!outcome.ok) return outcome;
-  const { page } = outcome;
+export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string; lastModified: number } {
+  const page = snapshot.index.search(query);
   const reviews = page.positions.map((p) => snapshot.reviewJson[p]).join(',');
   const json =
     `{"reviews":[${reviews}],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
     `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  return { ok: true, json, lastModified: newestUpdate(snapshot, page.positions) };
+  return { json, lastModified: newestUpdate(snapshot, page.positions) };
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */

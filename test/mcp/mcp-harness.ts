@@ -3,8 +3,8 @@ import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
 import { registerMcp, type McpEndpoint } from '../../src/mcp/register-mcp.js';
-import { createDocumentRenderers } from '../../src/renderers.js';
-import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
 import { fixtureState } from '../support/fixture.js';
@@ -35,14 +35,13 @@ export interface McpTestOptions {
 export async function createMcpTestApp(options: McpTestOptions = {}): Promise<McpTestApp> {
   const config = loadConfig({ BASE_URL: 'http://127.0.0.1' });
   const urls = createServiceUrls(config.BASE_URL);
-  const renderers = await createDocumentRenderers(config);
-  const snapshot = buildSnapshot(fixtureState(), urls, renderers.list);
+  const renderers = createDocumentRenderers();
+  const snapshot = await renderSnapshot(fixtureState(), urls, renderers.list);
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
   let mcp: McpEndpoint | undefined;
   const app = await createApp({
     snapshots: { current: () => snapshot },
     urls,
-    schemas: renderers.schemas,
     plugins: [
       async (a) => {
         mcp = await registerMcp(a, {
@@ -53,7 +52,6 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
           maxSessions: options.maxSessions ?? 10_000,
           sweepIntervalMs: 0,
           ...(options.now ? { now: options.now } : {}),
-          ...(renderers.schemas.insights ? { insightsSchema: renderers.schemas.insights } : {}),
         });
       },
     ],

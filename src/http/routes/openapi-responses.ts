@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { REPRESENTATION_HEADERS, type ResponseHeader, type ResponseSpec } from '../openapi-document.js';
+import { REPRESENTATION_HEADERS, type ResponseHeader, type ResponseSpec } from '../../domain/openapi-spec.js';
+import { BARE_JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import { ProblemSchema } from '../problem.js';
 
 /** 304 Not Modified: no body (RFC 9110 §15.4.5), the validators sent again. */
@@ -12,7 +13,7 @@ export function notModifiedResponse(extra: ResponseHeader[] = []): ResponseSpec 
 }
 
 function problemResponse(description: string, example: z.input<typeof ProblemSchema>): ResponseSpec {
-  return { description, content: { 'application/json': { schema: ProblemSchema, example } }, headers: ['Cache-Control'] };
+  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema, example } }, headers: ['Cache-Control'] };
 }
 
 export const badRequestResponse = problemResponse('Invalid parameters: `issues` lists every problem, with the parameter name in `path`.', {
@@ -34,5 +35,5 @@ export const notFoundResponse = problemResponse('No such resource.', {
 
 /** A 200 with a JSON body; ETag, Last-Modified and Cache-Control are always sent with it. */
 export function jsonResponse(description: string, schema: z.ZodType, example: unknown): ResponseSpec {
-  return { description, content: { 'application/json': { schema, example } }, headers: REPRESENTATION_HEADERS };
+  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema, example } }, headers: REPRESENTATION_HEADERS };
 }
