@@ -1,10 +1,10 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
+import { createOpenApiTransforms } from './openapi-document.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerProtocolEdges } from './protocol-edges.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
@@ -134,8 +134,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
         { name: 'mcp', description: 'Model Context Protocol over streamable HTTP, for AI assistants.' },
       ],
     },
-    transform: createJsonSchemaTransform({}),
-    transformObject: createJsonSchemaTransformObject({}),
+    ...createOpenApiTransforms(),
   });
 
   registerOpsRoutes(app, {

@@ -7,6 +7,12 @@ import { createLogger } from '../logger.js';
 
 const options = Object.fromEntries(CONFIG_KEYS.map((k) => [flagName(k), { type: 'string' as const }]));
 
+/** How to serve elsewhere, said at start-up and when the port is taken. */
+function anotherPort(port: number): string {
+  const other = port >= 65535 ? 8081 : port + 1;
+  return `Another port: PORT=${other} npm start, or npx review-data serve --port ${other}.`;
+}
+
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'serve the REST API, feeds, WebSub hub and MCP endpoint',
@@ -40,6 +46,7 @@ export const serveCommand: CliCommand = {
       `  WebSub hub   ${u.hub}`,
       `  MCP          ${u.mcp}`,
       `  OpenAPI      ${u.openapi}`,
+      anotherPort(config.PORT),
     ];
     io.stdout.write(lines.join('\n') + '\n');
 
