@@ -108,7 +108,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     onError: (err) => app.log.warn({ err }, 'could not sweep expired MCP sessions'),
   });
   const legacy = createLegacyHandler({ factory, sessions, onError });
-  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: onError });
+  const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: onError });
   const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError });
 
   await app.register(async (scope) => {

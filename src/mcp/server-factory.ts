@@ -1,9 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import { RENDER_WAIT_MS, whenRendered, type Snapshot } from '../snapshot/snapshot.js';
 import { serverInstructions } from './instructions.js';
-import { toolJsonSchema } from './json-schema.js';
+import { toolJsonSchema, withOptionalKeys } from './json-schema.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { documentResources, readDocument } from './resources.js';
 import { createTools, toolErrorJson } from './tools.js';
@@ -23,13 +23,21 @@ export const SERVER_INFO = { name: 'review-data-service', title: 'Review Data Se
 // Contract §5: every tool only reads, and only this service's own data.
 const ANNOTATIONS = { readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true };
 
+export interface ServerInstanceOptions {
+  /**
+   * A 2026-07-28-era revision the instance also supports, for instances connected to the SDK's
+   * `PerRequestHTTPServerTransport` by hand (modern-tool-calls.ts); `createMcpHandler` binds its own.
+   */
+  modernRevision?: string;
+}
+
 /**
  * A factory of per-request server instances for both eras. Everything that does not depend on the
  * request (the tool list with its JSON Schemas, the resource list) is computed once, here; an
  * instance is a handful of handler closures, cheap enough to make for every request, which is how
  * the SDK serves stateless traffic (one instance per exchange).
  */
-export function createServerFactory(deps: McpServerDeps): () => Server {
+export function createServerFactory(deps: McpServerDeps): (options?: ServerInstanceOptions) => Server {
   const tools = createTools(deps.insightsSchema);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map((t) => ({
@@ -37,20 +45,22 @@ export function createServerFactory(deps: McpServerDeps): () => Server {
     title: t.title,
     description: t.description,
     inputSchema: toolJsonSchema(t.inputSchema, 'input'),
-    outputSchema: toolJsonSchema(t.outputSchema, 'output'),
+    outputSchema: withOptionalKeys(toolJsonSchema(t.outputSchema, 'output'), t.omittableKeys ?? []),
     annotations: { title: t.title, ...ANNOTATIONS },
   }));
   const resources = documentResources(deps.urls);
   const listedResources = resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }));
   const instructionsFor = new WeakMap<Snapshot, string>();
 
-  return () => {
+  return (options) => {
     const snapshot = deps.snapshots.current();
     let instructions = instructionsFor.get(snapshot);
     if (instructions === undefined) instructionsFor.set(snapshot, (instructions = serverInstructions(snapshot.view.business.name)));
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions,
+      // The SDK's public way to let an instance bind to a 2026-07-28 per-request transport on connect.
+      ...(options?.modernRevision ? { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, options.modernRevision] } : {}),
     });
 
     server.setRequestHandler('tools/list', () => ({ tools: listed }));

@@ -15,7 +15,7 @@ describe('MCP 2026-07-28 tool calls', () => {
       urls: t.urls,
       insightsSchema: z.record(z.string(), z.unknown()),
     });
-    sdk = createMcpHandler(factory, { legacy: 'reject' });
+    sdk = createMcpHandler(() => factory(), { legacy: 'reject' });
   });
   afterAll(async () => {
     await sdk.close();
