@@ -1,4 +1,5 @@
 import type { Issue } from '../domain/errors.js';
+import { projectReviewJson } from '../domain/review-fields.js';
 import type { SearchParams } from '../domain/search-params.js';
 import { createRepresentation, type Representation } from './rendered-document.js';
 import { JSON_MEDIA_TYPE, type Snapshot } from './snapshot.js';
@@ -82,4 +83,29 @@ export function reviewsSince(snapshot: Snapshot, date: string): Representation {
   if (cache.size >= SINCE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(date, rep);
   return rep;
+}
+
+export type SincePage = { ok: true; json: string } | { ok: false; issues: Issue[] };
+
+/**
+ * MCP `get_reviews_since` (contract §5, answers sized for a context window): one page of the since
+ * answer, `{ since, count, total, reviews, next_cursor }`. The reviews on or after a date, newest first,
+ * are exactly the `newest` search with that `since`, so paging uses the search index and its cursors;
+ * `fields` keeps only those review fields.
+ */
+export function sincePage(
+  snapshot: Snapshot,
+  query: { date: string; limit: number; cursor?: string | undefined },
+  fields?: ReadonlySet<string>,
+): SincePage {
+  const outcome = snapshot.index.search({ since: query.date, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) });
+  if (!outcome.ok) return outcome;
+  const { page } = outcome;
+  const reviews = page.positions
+    .map((p) => (fields ? projectReviewJson(snapshot.reviewJson[p]!, fields) : snapshot.reviewJson[p]))
+    .join(',');
+  const json =
+    `{"since":${JSON.stringify(query.date)},"count":${page.positions.length},"total":${page.total},` +
+    `"reviews":[${reviews}],"next_cursor":${JSON.stringify(page.next_cursor)}}`;
+  return { ok: true, json };
 }
