@@ -5,12 +5,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { createLegacyHandler, jsonRpcError, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
+import { createLegacyHandler, jsonRpcError, requestIdOf, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
 import { createModernToolCalls } from './modern-tool-calls.js';
 import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
 import { createServerFactory, TOOL_NAMES } from './server-factory.js';
 import type { McpSessionStore } from './session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
+import { createRateLimiter } from '../websub/rate-limit.js';
 
 export interface McpDeps {
   snapshots: { current(): Snapshot };
@@ -22,10 +23,24 @@ export interface McpDeps {
   maxSessions: number;
   /** The insights document schema; a permissive object until the insights renderer provides one. */
   insightsSchema?: z.ZodType;
+  /** Per-request bounds (issue 11 H1, M4); defaults: MCP_LIMIT_DEFAULTS. */
+  limits?: Partial<McpLimits>;
   /** Injected clock for session expiry (tests). */
   now?: () => number;
   sweepIntervalMs?: number;
 }
+
+export interface McpLimits {
+  /** MCP_MAX_BATCH */
+  maxBatch: number;
+  /** MCP_MAX_ANSWER_BYTES */
+  maxAnswerBytes: number;
+  /** MCP_SESSION_RATE_LIMIT: new sessions per client address per minute; 0 is no limit. */
+  sessionRateLimit: number;
+}
+
+/** The configuration defaults (config.ts), for callers that build the endpoint without a Config. */
+export const MCP_LIMIT_DEFAULTS: McpLimits = { maxBatch: 20, maxAnswerBytes: 4 * 1024 * 1024, sessionRateLimit: 30 };
 
 export interface McpEndpoint {
   sessions: SessionManager;
@@ -63,6 +78,15 @@ function claimsModern(body: unknown): boolean {
   return meta !== null && typeof meta === 'object' && 'io.modelcontextprotocol/protocolVersion' in meta;
 }
 
+function acceptsJsonAndSse(accept: string | undefined): boolean {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  const any = types.includes('*/*');
+  return (
+    (any || types.includes('application/json') || types.includes('application/*')) &&
+    (any || types.includes('text/event-stream') || types.includes('text/*'))
+  );
+}
+
 // Answers are never cached: a session's next answer may differ, and errors are per request.
 const NO_STORE = 'no-store';
 
@@ -94,10 +118,12 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
  */
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<McpEndpoint> {
   const onError = (error: Error) => app.log.debug({ err: error }, 'MCP request rejected');
+  const limits = { ...MCP_LIMIT_DEFAULTS, ...deps.limits };
   const factory = createServerFactory({
     snapshots: deps.snapshots,
     urls: deps.urls,
     insightsSchema: deps.insightsSchema ?? z.record(z.string(), z.unknown()),
+    maxAnswerBytes: limits.maxAnswerBytes,
   });
   const sessions = createSessionManager({
     store: deps.sessionStore,
@@ -107,7 +133,15 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     ...(deps.sweepIntervalMs !== undefined ? { sweepIntervalMs: deps.sweepIntervalMs } : {}),
     onError: (err) => app.log.warn({ err }, 'could not sweep expired MCP sessions'),
   });
-  const legacy = createLegacyHandler({ factory, sessions, onError });
+  const now = deps.now ?? Date.now;
+  const sessionLimiter = createRateLimiter({ perMinute: limits.sessionRateLimit, clock: { now } });
+  const legacy = createLegacyHandler({
+    factory: () => factory(),
+    sessions,
+    limits,
+    onError,
+    admit: (request) => sessionLimiter.take(request.ip ?? 'unknown'),
+  });
   const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: onError });
   const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError });
 
@@ -130,6 +164,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
       let web: Request | undefined;
       const http: LegacyHttpRequest = {
         method: request.method,
+        ip: request.ip,
         header: (name) => {
           const value = request.headers[name];
           return Array.isArray(value) ? value.join(', ') : value;
@@ -139,6 +174,19 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
       const era = plainLegacy(request, parsedBody) ? 'legacy' : claimsModern(parsedBody) ? 'modern' : undefined;
       if (era === 'legacy' || (era === undefined && (await isLegacyRequest(http.web(), parsedBody)))) {
         return sendAnswer(reply, await legacy.handle(http, parsedBody));
+      }
+      // Streamable HTTP (MCP 2025-11-25 and 2026-07-28 §Transports): a POST must accept both JSON and SSE;
+      // the SDK's modern handler does not check, the legacy one does, and docs/mcp.md promises 406 for both.
+      if (request.method === 'POST' && !acceptsJsonAndSse(http.header('accept'))) {
+        return sendAnswer(
+          reply,
+          jsonRpcError(
+            406,
+            -32000,
+            'Not Acceptable: Client must accept both application/json and text/event-stream',
+            requestIdOf(parsedBody),
+          ),
+        );
       }
       const toolCall = era === 'modern' ? modernToolCalls.accepts(http.header, parsedBody) : undefined;
       if (toolCall) return sendAnswer(reply, await modernToolCalls.handle(toolCall));

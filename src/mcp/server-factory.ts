@@ -13,7 +13,12 @@ export interface McpServerDeps {
   urls: ServiceUrls;
   /** The insights document schema (the permissive placeholder until the insights renderer is wired). */
   insightsSchema: z.ZodType;
+  /** MCP_MAX_ANSWER_BYTES: the largest result one request may build (issue 11 H1). */
+  maxAnswerBytes?: number;
 }
+
+/** A JSON-RPC server error (implementation-defined range, JSON-RPC 2.0 §5.1): the answer would exceed MCP_MAX_ANSWER_BYTES. */
+export const ANSWER_TOO_LARGE = -32005;
 
 /** The tools' names, for routing that must know them before a server instance exists. */
 export const TOOL_NAMES: ReadonlySet<string> = new Set(createTools(z.record(z.string(), z.unknown())).map((t) => t.name));
@@ -51,6 +56,7 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
   const resources = documentResources(deps.urls);
   const listedResources = resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }));
   const instructionsFor = new WeakMap<Snapshot, string>();
+  const maxAnswerBytes = deps.maxAnswerBytes ?? Number.POSITIVE_INFINITY;
 
   return (options) => {
     const snapshot = deps.snapshots.current();
@@ -75,6 +81,14 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
         // No structuredContent on errors: clients validate it against the outputSchema.
         return { content: [{ type: 'text' as const, text: toolErrorJson(outcome) }], isError: true };
       }
+      // The answer carries the JSON twice (text and structuredContent); paged tools stay far below this.
+      if (outcome.json.length * 2 > maxAnswerBytes) {
+        const detail = `The answer (about ${outcome.json.length * 2} bytes) exceeds this server's limit of ${maxAnswerBytes} bytes: ask for less (a smaller limit, fields, or one section).`;
+        return {
+          content: [{ type: 'text' as const, text: toolErrorJson({ ok: false, code: 'payload_too_large', detail }) }],
+          isError: true,
+        };
+      }
       return {
         content: [{ type: 'text' as const, text: outcome.json }],
         structuredContent: JSON.parse(outcome.json) as Record<string, unknown>,
@@ -84,7 +98,17 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
     server.setRequestHandler('resources/list', () => ({ resources: listedResources }));
     server.setRequestHandler('resources/read', async (request) => {
       const resource = resources.find((r) => r.uri === request.params.uri);
-      const contents = resource ? readDocument(await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS), resource) : undefined;
+      const snapshot = resource ? await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS) : undefined;
+      const size = resource && snapshot ? snapshot.documents.get(resource.document)?.body.length : undefined;
+      // Checked before any copy is made: a large dataset is fetched over HTTP (streamed, cached, compressed).
+      if (resource && size !== undefined && size > maxAnswerBytes) {
+        throw new ProtocolError(
+          ANSWER_TOO_LARGE,
+          `${resource.name} is ${size} bytes, over this server's answer limit of ${maxAnswerBytes} bytes: fetch ${resource.uri} over HTTP, or use the tools (search_reviews, get_reviews_since) which page.`,
+          { size, limit: maxAnswerBytes, url: resource.uri },
+        );
+      }
+      const contents = resource && snapshot ? readDocument(snapshot, resource) : undefined;
       if (!contents) throw new ResourceNotFoundError(request.params.uri);
       return { contents: [contents] };
     });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { registerMcp, type McpEndpoint } from '../../src/mcp/register-mcp.js';
+import { registerMcp, type McpEndpoint, type McpLimits } from '../../src/mcp/register-mcp.js';
 import { createDocumentRenderers } from '../../src/renderers.js';
 import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
@@ -29,6 +29,9 @@ export interface McpTestOptions {
   ttlSeconds?: number;
   maxSessions?: number;
   now?: () => number;
+  limits?: Partial<McpLimits>;
+  /** A snapshot other than the fixture's (the large-dataset tests). */
+  snapshot?: Snapshot;
 }
 
 /** The real app with the MCP endpoint over the fixture snapshot, as `createServer` wires them. */
@@ -36,7 +39,7 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
   const config = loadConfig({ BASE_URL: 'http://127.0.0.1' });
   const urls = createServiceUrls(config.BASE_URL);
   const renderers = await createDocumentRenderers(config);
-  const snapshot = buildSnapshot(fixtureState(), urls, renderers.list);
+  const snapshot = options.snapshot ?? buildSnapshot(fixtureState(), urls, renderers.list);
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
   let mcp: McpEndpoint | undefined;
   const app = await createApp({
@@ -52,6 +55,8 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
           sessionTtlSeconds: options.ttlSeconds ?? 1800,
           maxSessions: options.maxSessions ?? 10_000,
           sweepIntervalMs: 0,
+          // Tests open many sessions from one address; the rate limit has its own test.
+          limits: { sessionRateLimit: 0, ...options.limits },
           ...(options.now ? { now: options.now } : {}),
           ...(renderers.schemas.insights ? { insightsSchema: renderers.schemas.insights } : {}),
         });
