@@ -6,6 +6,7 @@ import { registerMcp, type McpEndpoint, type McpLimits } from '../../src/mcp/reg
 import { createDocumentRenderers } from '../../src/renderers.js';
 import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import type { McpSessionStore } from '../../src/mcp/session-port.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
 import { fixtureState } from '../support/fixture.js';
 
@@ -30,6 +31,8 @@ export interface McpTestOptions {
   maxSessions?: number;
   now?: () => number;
   limits?: Partial<McpLimits>;
+  /** Wraps the session store (to make it fail, as a full disk would). */
+  wrapSessionStore?: (store: McpSessionStore) => McpSessionStore;
   /** A snapshot other than the fixture's (the large-dataset tests). */
   snapshot?: Snapshot;
 }
@@ -51,7 +54,7 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
         mcp = await registerMcp(a, {
           snapshots: { current: () => snapshot },
           urls,
-          sessionStore: createMcpSessionStore(database.db),
+          sessionStore: (options.wrapSessionStore ?? ((x) => x))(createMcpSessionStore(database.db)),
           sessionTtlSeconds: options.ttlSeconds ?? 1800,
           maxSessions: options.maxSessions ?? 10_000,
           sweepIntervalMs: 0,
