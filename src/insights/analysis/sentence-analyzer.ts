@@ -1,7 +1,7 @@
 import type { Token } from '../nlp/wink.js';
 import type { Polarity } from '../schema.js';
 import { INTENSIFIERS, LEXICON, NEGATORS } from '../sentiment/lexicon.js';
-import type { AspectCue, CompiledTaxonomy, SentimentCue } from './compiled-taxonomy.js';
+import type { AspectCue, CompiledTaxonomy, CuePayload, SentimentCue } from './compiled-taxonomy.js';
 import type { CueMatch } from './cue-matcher.js';
 import { arrivalAgainstWindow } from './arrival-window.js';
 import { splitClauses, type Clause } from './clauses.js';
@@ -146,10 +146,17 @@ function toPolarity(score: number, band: number): Polarity {
 }
 
 /** Aspect opinions of one sentence, tokens [from, to). */
-export function analyzeSentence(tokens: readonly Token[], from: number, to: number, compiled: CompiledTaxonomy): SentenceOpinions {
+export function analyzeSentence(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  compiled: CompiledTaxonomy,
+  /** The taxonomy's cue matches over [from, to), when the caller has them already. */
+  cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
+): SentenceOpinions {
   const band = compiled.taxonomy.neutral_band ?? DEFAULT_NEUTRAL_BAND;
   const clauses = splitClauses(tokens, from, to);
-  const matches = compiled.matcher.match(tokens, from, to);
+  const matches = cueMatches ?? compiled.matcher.match(tokens, from, to);
   const aspectMatches: Array<CueMatch<AspectCue>> = [];
   const excludes: Array<CueMatch<AspectCue>> = [];
   const sentimentMatches: Array<CueMatch<SentimentCue>> = [];

@@ -33,8 +33,6 @@ function readName(tokens: readonly Token[], at: number, to: number): string | un
   return first.value;
 }
 
-let compromiseWarm = false;
-
 /**
  * People the review names as staff: "our tech Brandon", "technician named Brandon", "Brandon, the
  * plumber", "ask for Brandon". Capitalisation and wink-nlp's PROPN tag decide first; compromise's
@@ -75,6 +73,18 @@ export function findStaffNames(text: string, tokens: readonly Token[], spans: Re
       ) {
         found.add(t.value);
       }
+      // "Maria is the best plumber we've ever had", "Dave was a great tech": Name is|was (a|an|the|our)
+      // (adjectives) role. Up to three words between the article and the role.
+      if (isNameToken(t) && (i === from || tokens[i - 1]?.norm !== 'the') && ['is', 'was', "'s"].includes(tokens[i + 1]?.norm ?? '')) {
+        let j = i + 2;
+        if (['a', 'an', 'the', 'our', 'their', 'my'].includes(tokens[j]?.norm ?? '')) j++;
+        for (let k = j; k < Math.min(to, j + 4); k++) {
+          if (ROLES.has(tokens[k]?.norm ?? '')) {
+            found.add(t.value);
+            break;
+          }
+        }
+      }
       // ask for Name, request Name
       if ((t.norm === 'ask' && tokens[i + 1]?.norm === 'for') || t.norm === 'request') {
         const n = readName(tokens, i + (t.norm === 'ask' ? 2 : 1), to);
@@ -83,7 +93,6 @@ export function findStaffNames(text: string, tokens: readonly Token[], spans: Re
     }
     if (lowerCaseName && found.size === 0) {
       const sentence = text.slice(start, end);
-      compromiseWarm = true;
       for (const person of nlp(sentence).people().out('array') as string[]) {
         const name = person.replace(/[^\p{L}' -]/gu, '').trim();
         if (name && !NOT_NAMES.has(name.toLowerCase())) found.add(name.replace(/\b\p{Ll}/gu, (c) => c.toUpperCase()));
@@ -92,9 +101,4 @@ export function findStaffNames(text: string, tokens: readonly Token[], spans: Re
     for (const name of found) out.push({ name, start, end });
   }
   return out;
-}
-
-/** For tests: whether the compromise fallback has been used in this process. */
-export function compromiseUsed(): boolean {
-  return compromiseWarm;
 }

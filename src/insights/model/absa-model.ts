@@ -30,6 +30,9 @@ export interface AbsaModel {
   judge(span: Span, aspect: string, detection: number): LearnedJudgement;
 }
 
+/** More features than any one example can have (a sentence is capped far below this). */
+const POSITIONS = 2 ** 20;
+
 export class FeatureIndex {
   private readonly index: Map<string, number>;
   constructor(readonly names: readonly string[]) {
@@ -41,14 +44,28 @@ export class FeatureIndex {
   get(name: string): number | undefined {
     return this.index.get(name);
   }
+  /** Known features only, in ascending index order (the order training summed them in). */
   vectorize(f: NamedFeatures): SparseVector {
-    const pairs: Array<[number, number]> = [];
+    // Sort keys pack (index, position) in one float64: a native numeric sort, no pair objects.
+    const keys = new Float64Array(f.size);
+    const values = new Float64Array(f.size);
+    let n = 0;
     for (const [name, value] of f) {
       const i = this.index.get(name);
-      if (i !== undefined && value !== 0) pairs.push([i, value]);
+      if (i === undefined || value === 0) continue;
+      keys[n] = i * POSITIONS + n;
+      values[n] = value;
+      n++;
     }
-    pairs.sort((a, b) => a[0] - b[0]);
-    return { indices: Int32Array.from(pairs.map((p) => p[0])), values: Float64Array.from(pairs.map((p) => p[1])) };
+    const sorted = keys.subarray(0, n).sort();
+    const out = { indices: new Int32Array(n), values: new Float64Array(n) };
+    for (let k = 0; k < n; k++) {
+      const key = sorted[k] as number;
+      const position = key % POSITIONS;
+      out.indices[k] = (key - position) / POSITIONS;
+      out.values[k] = values[position] as number;
+    }
+    return out;
   }
 }
 

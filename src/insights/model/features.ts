@@ -53,7 +53,8 @@ export function buildSpan(tokens: readonly Token[], from: number, to: number, co
   const clauses = splitClauses(tokens, from, to);
   const clauseAt = (i: number): Clause => clauses.find((c) => i >= c.start && i < c.end) ?? (clauses[clauses.length - 1] as Clause);
   const cues = new Map<string, { kinds: Set<string>; clauses: Set<Clause> }>();
-  for (const m of compiled.matcher.match(tokens, from, to)) {
+  const matches = compiled.matcher.match(tokens, from, to);
+  for (const m of matches) {
     if (m.payload.type !== 'aspect' || clauses.length === 0) continue;
     const entry = cues.get(m.payload.aspect) ?? { kinds: new Set<string>(), clauses: new Set<Clause>() };
     entry.kinds.add(m.payload.kind);
@@ -69,7 +70,7 @@ export function buildSpan(tokens: readonly Token[], from: number, to: number, co
     negated: negationScope(tokens, from, to),
     clauses,
     cues,
-    rules: analyzeSentence(tokens, from, to, compiled),
+    rules: analyzeSentence(tokens, from, to, compiled, matches),
   };
 }
 

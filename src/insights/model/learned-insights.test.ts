@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readShippedModels } from '../../absa-models.js';
 import { createInsightsEngine } from '../engine.js';
+import { parseTaxonomy } from '../taxonomy.js';
 import { fixtureReview, fixtureView } from '../test-support/fixture.js';
 
 const models = readShippedModels();
@@ -56,5 +57,32 @@ describe('insights judged by the shipped model', () => {
     const faq = engine.compute(fixtureView(reviews)).faq.map((f) => f.answer);
     expect(faq.join(' ')).not.toMatch(/consistently/i);
     expect(faq.join(' ')).not.toMatch(/\b1 reviews\b|\b1 (are|praise|complain)\b/);
+  });
+});
+
+describe('custom taxonomies under the shipped model', () => {
+  const custom = parseTaxonomy({
+    id: 'acme-pools',
+    label: 'Acme pools',
+    extends: 'home-services',
+    aspects: [{ id: 'chemicals', label: 'Water chemistry', cues: ['chlorine', 'ph'] }],
+  });
+  const doc = createInsightsEngine({ taxonomies: [custom], models }).compute(
+    fixtureView(
+      [
+        fixtureReview(['k1', '2026-02-01', 5, 'They balanced the chlorine perfectly.']),
+        fixtureReview(['k2', '2026-02-02', 1, 'Two hours late and nobody called.']),
+      ],
+      { ...fixtureView().business, taxonomy: 'acme-pools' },
+    ),
+  );
+
+  it('keeps the model of the taxonomy it extends', () => {
+    expect(doc.method.version).toMatch(/^2\.0\.0\+home-services-absa\./);
+    expect(doc.aspects.find((a) => a.id === 'punctuality')?.negative).toBe(1);
+  });
+
+  it('judges an aspect with no training data by its cue rules', () => {
+    expect(doc.aspects.find((a) => a.id === 'chemicals')?.positive).toBe(1);
   });
 });
