@@ -7,6 +7,14 @@ const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support',
 // Far below what the unbounded answers needed (6.25 GB RSS at 50,601 reviews in the red-team run); the snapshot of 10,000 long reviews takes about 100 MB of it.
 const HEAP_MB = 256;
 
+interface ChildReport {
+  datasetBytes: number;
+  since100: { status: number; codes: unknown[] };
+  since20: { status: number; bytes: number; codes: unknown[] };
+  reads: { statuses: number[]; codes: unknown[] };
+  search: { status: number; codes: unknown[] };
+}
+
 function run(count: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', CHILD, String(count)], {
@@ -28,10 +36,7 @@ describe('MCP over a large dataset with a bounded heap', () => {
     const { code, stdout, stderr } = await run(10_000);
     expect(stderr).not.toMatch(/heap out of memory/i);
     expect(code, stderr.slice(-2000)).toBe(0);
-    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<
-      string,
-      { status: number; codes: unknown[]; statuses: number[]; bytes: number }
-    > & { datasetBytes: number };
+    const out = JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildReport;
     expect(out.datasetBytes).toBeGreaterThan(20 * 2 ** 20); // the dataset is far bigger than an answer may be
     expect(out.since100).toEqual({ status: 400, codes: [-32600] }); // over MCP_MAX_BATCH: refused whole
     expect(out.since20.status).toBe(200);
