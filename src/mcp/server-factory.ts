@@ -74,8 +74,10 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
       const tool = byName.get(request.params.name);
       // MCP 2025-11-25 §Tools, Error Handling: an unknown tool is a protocol error, -32602.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      // Insights are rendered after a snapshot is published; a call right after a change waits for them.
-      const snapshot = await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS);
+      // Insights are rendered after a snapshot is published; a call that reads them right after a change
+      // waits for them. The others read only what the snapshot holds from the start.
+      const current = deps.snapshots.current();
+      const snapshot = tool.readsRenderedDocuments ? await whenRendered(current, RENDER_WAIT_MS) : current;
       const outcome = tool.call(request.params.arguments ?? {}, snapshot);
       if (!outcome.ok) {
         // No structuredContent on errors: clients validate it against the outputSchema.

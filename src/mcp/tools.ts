@@ -21,6 +21,8 @@ export interface ToolDefinition {
   /** Validation happens in `call`, with the REST rules; these schemas are what tools/list shows. */
   inputSchema: z.ZodType;
   outputSchema: z.ZodType;
+  /** Reads a document rendered after the snapshot is published (insights), so a call waits for it. */
+  readsRenderedDocuments?: boolean;
   /** Keys the answer may leave out wherever they appear (dropped from every `required` of the outputSchema). */
   omittableKeys?: readonly string[];
   call(args: Record<string, unknown>, snapshot: Snapshot): ToolOutcome;
@@ -179,6 +181,7 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
       inputSchema: InsightsArgumentsSchema,
       outputSchema: insightsOutput,
       omittableKeys: ['review_ids'],
+      readsRenderedDocuments: true,
       call(args, snapshot) {
         const parsed = InsightsArgumentsSchema.safeParse(args);
         if (!parsed.success) return invalid(toIssues(parsed.error));
