@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerRules } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tmp/**'] },
@@ -13,4 +14,6 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // One direction of data (docs/architecture.md): each folder of src/ imports only the folders below it.
+  ...layerRules,
 );

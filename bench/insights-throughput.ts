@@ -81,7 +81,7 @@ function build(n: number, prefix: string) {
       language: 'en',
       author: { name: 'A. Customer', location: null },
       source: { platform: 'google', url: null },
-      verified: true,
+      verified: true as const,
       mentions: { technicians: [], services: [], service_areas: [] },
       response: null,
       updated_at: `${date}T12:00:00Z`,

@@ -14,7 +14,6 @@ import { chromium } from 'playwright-core';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createServer, PACKAGE_ROOT } from '../src/server.js';
-import { whenRendered } from '../src/snapshot/snapshot.js';
 
 const OUT = path.join(PACKAGE_ROOT, 'docs', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,7 +27,8 @@ const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'review-data-screens-'));
 const config = loadConfig({ PORT: String(PORT), DATABASE_URL: `sqlite:${path.join(dir, 'reviews.db')}`, LOG_LEVEL: 'warn' });
 const server = await createServer(config, pino({ level: 'warn' }));
 await server.app.listen({ port: PORT, host: '127.0.0.1' });
-await whenRendered(server.snapshots.current(), 60_000);
+// The pictures show the insights: wait for the first ones (the cold start's bounded wait).
+await server.snapshots.rendered();
 const base = server.urls.base;
 
 // The widget as a business's own site shows it: another origin, its own heading.

@@ -7,14 +7,15 @@ import type { ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { importFiles } from './import/import-files.js';
 import { registerMcp } from './mcp/register-mcp.js';
-import { createDocumentRenderers } from './renderers.js';
+import { createDocumentRenderers } from './snapshot/renderers/index.js';
 import { buildSnapshot } from './snapshot/snapshot.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
-import { createWebSubStore } from './storage/websub-store.js';
+import { createWebSubStore } from './storage/websub/index.js';
+import { loadTaxonomyFile } from './taxonomy-file.js';
 import { createWebSubHub, type WebSubHub } from './websub/index.js';
 
 /** The package root, from src/ (tests) and dist/ (built) alike: both sit one level below it. */
@@ -56,12 +57,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   try {
     const store = createReviewStore(database.db);
     if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
-    const renderers = await createDocumentRenderers(config, { worker: true });
+    const renderers = createDocumentRenderers({ taxonomies: await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE), worker: true });
     const snapshots = createSnapshotManager({
       store,
-      build: (state) => buildSnapshot(state, urls, renderers.list),
+      build: (state, previous) => buildSnapshot(state, urls, renderers.list, previous),
       pollMs: config.SNAPSHOT_POLL_MS,
-      onError: (err) => logger.warn({ err }, 'could not refresh the snapshot; serving the previous one'),
+      onError: (err) => logger.warn({ err }, 'could not refresh the snapshot or render a document; serving the previous one'),
     });
     await snapshots.start();
     // PostgreSQL: every committed write NOTIFYs; refresh at once instead of waiting for the next poll,
@@ -92,14 +93,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         sessionTtlSeconds,
         maxSessions,
         limits,
-        insightsSchema: renderers.schemas.insights,
       });
     };
     const app = await createApp({
       snapshots,
       urls,
       logger,
-      schemas: renderers.schemas,
       trustProxy: config.TRUST_PROXY,
       plugins: [websub.plugin, mcp],
     });

@@ -28,6 +28,11 @@ export const ERROR_CODES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The RFC 9457 `type` of a code's problems: a stable URN, one per code (docs/architecture.md lists them). */
+export function problemType(code: ErrorCode): string {
+  return `urn:review-data:problem:${code.replace(/_/g, '-')}`;
+}
+
 export class AppError extends Error {
   override name = 'AppError';
   constructor(

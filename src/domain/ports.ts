@@ -2,7 +2,10 @@ import type { Business } from './business.js';
 import type { IncomingReview } from './import-plan.js';
 import type { StoredReview } from './review.js';
 
-/** Everything the store holds of the published data, read in one consistent transaction. */
+/**
+ * Everything the store holds, published or not (the snapshot filters), labelled with the change counter
+ * read before the data: the data is never older than its version, at worst newer (one extra rebuild).
+ */
 export interface DatasetState {
   business: Business | null;
   businessUpdatedAt: string | null;

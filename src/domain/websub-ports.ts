@@ -77,22 +77,22 @@ export interface SubscriptionListing extends Subscription {
   deliveryDueAt: number | null;
 }
 
-export interface WebSubStore {
-  addIntent(intent: NewIntent): Promise<void>;
+/** Pending verifications of intent (WebSub §5.3). */
+export interface IntentStore {
   /** Stores intents in one transaction (group commit of concurrent hub requests). */
   addIntents(intents: NewIntent[]): Promise<void>;
-  /** Claims one intent by id (the replica that answered 202 verifies at once); null if taken or gone. */
-  claimIntent(id: string, options: Omit<ClaimOptions, 'limit'>): Promise<Intent | null>;
   claimDueIntents(options: ClaimOptions): Promise<Intent[]>;
   /**
-   * Ends a claimed intent. Verified: a subscribe replaces the (topic, callback) state, an unsubscribe
-   * removes it. Not verified: the state stays as it was (WebSub §5.1.2). False when the claim was lost.
+   * Ends claimed intents, in one transaction. Verified: a subscribe replaces the (topic, callback)
+   * state, an unsubscribe removes it. Not verified: the state stays as it was (WebSub §5.1.2). Each
+   * result is false when that claim was lost.
    */
-  completeIntent(intent: Intent, outcome: IntentOutcome): Promise<boolean>;
-  /** completeIntent for many, in one transaction. */
   completeIntents(items: { intent: Intent; outcome: IntentOutcome }[]): Promise<boolean[]>;
   releaseIntent(id: string, worker: string): Promise<void>;
+}
 
+/** Each topic's last published content, and the outbox its changes feed. */
+export interface TopicStore {
   topic(topic: string): Promise<TopicRecord | null>;
   /**
    * Compare-and-set of a topic's content hash; when it moves, enqueues a delivery for every active
@@ -100,11 +100,15 @@ export interface WebSubStore {
    * null when the stored hash was already this one or came from a newer data version.
    */
   recordTopic(record: TopicRecord, now: number): Promise<number | null>;
+}
 
+/** The delivery outbox (WebSub §7). */
+export interface DeliveryStore {
   claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
-  /** A 2xx: resets the failure count; the delivery is done unless newer content was enqueued meanwhile. */
-  deliverySucceeded(delivery: ClaimedDelivery, worker: string, now: number): Promise<void>;
-  /** deliverySucceeded for many, in one transaction. */
+  /**
+   * 2xx answers, in one transaction: each resets its failure count; a delivery is done unless newer
+   * content was enqueued meanwhile (then it is due again at once).
+   */
   deliveriesSucceeded(items: { delivery: ClaimedDelivery; worker: string; now: number }[]): Promise<void[]>;
   /**
    * A failed attempt: counts it and reschedules at `retryAt(failures)`, or removes the subscription when
@@ -116,9 +120,15 @@ export interface WebSubStore {
   ): Promise<{ failures: number; removed: boolean } | null>;
   /** Gives a claimed delivery back, due at `dueAt`, without counting an attempt. */
   releaseDelivery(delivery: ClaimedDelivery, worker: string, dueAt: number): Promise<void>;
-  releaseClaims(worker: string): Promise<void>;
+}
 
+/** Verified subscriptions. */
+export interface SubscriptionStore {
   removeSubscription(id: string): Promise<Subscription | null>;
   removeExpired(now: number): Promise<number>;
   listSubscriptions(): Promise<SubscriptionListing[]>;
+  /** Gives back every intent and delivery `worker` holds (a graceful stop), due at once. */
+  releaseClaims(worker: string): Promise<void>;
 }
+
+export type WebSubStore = IntentStore & TopicStore & DeliveryStore & SubscriptionStore;

@@ -3,8 +3,17 @@ import RssParser from 'rss-parser';
 import { describe, expect, it } from 'vitest';
 import { ATOM_MEDIA_TYPE, renderAtomFeed } from './atom.js';
 import { renderJsonFeed } from './json-feed.js';
-import { BASE_URL, FIXTURE_BUSINESS, HOSTILE_TEXT, HOSTILE_TITLE, goldenView, makeReview, makeView, manyReviews } from './test-fixture.js';
-import { asHtmlSeesIt, htmlReviewText, parseAtom, wellFormedProblems } from './test-xml.js';
+import {
+  BASE_URL,
+  FIXTURE_BUSINESS,
+  HOSTILE_TEXT,
+  HOSTILE_TITLE,
+  goldenView,
+  makeReview,
+  makeView,
+  manyReviews,
+} from '../../test/support/feed-fixture.js';
+import { asHtmlSeesIt, htmlReviewText, parseAtom, wellFormedProblems } from '../../test/support/xml.js';
 
 const big = makeView(manyReviews(60));
 

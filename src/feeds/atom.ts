@@ -1,7 +1,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { Review } from '../domain/review.js';
-import type { PublishedView } from '../snapshot/published-view.js';
+import type { PublishedView } from '../domain/published-view.js';
 import {
   authorName,
   businessName,

@@ -11,7 +11,7 @@ import {
   reviewTags,
   reviewTitle,
 } from './feed-content.js';
-import { makeReview, makeView, manyReviews } from './test-fixture.js';
+import { makeReview, makeView, manyReviews } from '../../test/support/feed-fixture.js';
 import { stripInvalidXmlChars } from './xml-chars.js';
 
 const base = { id: 'r1', date: '2024-05-01' };

@@ -1,5 +1,5 @@
 import type { Review } from '../domain/review.js';
-import type { PublishedView } from '../snapshot/published-view.js';
+import type { PublishedView } from '../domain/published-view.js';
 import { stripInvalidXmlChars } from './xml-chars.js';
 
 /**

@@ -6,8 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../domain/urls.js';
 import { JsonFeedSchema } from './json-feed-schema.js';
 import { JSON_FEED_MEDIA_TYPE, buildJsonFeed, renderJsonFeed } from './json-feed.js';
-import { asHtmlSeesIt, decodeHtml, htmlReviewText } from './test-xml.js';
-import { BASE_URL, FIXTURE_BUSINESS, HOSTILE_TEXT, HOSTILE_TITLE, goldenView, makeReview, makeView, manyReviews } from './test-fixture.js';
+import { asHtmlSeesIt, decodeHtml, htmlReviewText } from '../../test/support/xml.js';
+import {
+  BASE_URL,
+  FIXTURE_BUSINESS,
+  HOSTILE_TEXT,
+  HOSTILE_TITLE,
+  goldenView,
+  makeReview,
+  makeView,
+  manyReviews,
+} from '../../test/support/feed-fixture.js';
 
 // ajv-formats is CommonJS with `exports.default`: under NodeNext the default import is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

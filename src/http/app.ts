@@ -3,23 +3,31 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
-import { registerDatasetRoutes, type DocumentSchemas } from './routes/datasets.js';
+import { registerDatasetRoutes } from './routes/datasets.js';
+import { rejectOtherMethods } from './routes/methods.js';
 import { registerOpenApiRoute } from './routes/openapi.js';
 import { registerReviewRoutes } from './routes/reviews.js';
 import { registerSiteRoutes } from './routes/site.js';
 
 export interface AppDeps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
-  schemas?: Partial<DocumentSchemas>;
   logger?: FastifyServerOptions['loggerInstance'] | FastifyServerOptions['logger'];
   /** Fastify's trustProxy (config TRUST_PROXY): request.ip from X-Forwarded-For behind a load balancer. */
   trustProxy?: boolean | string;
   /** Further transports (MCP, the WebSub hub) register their routes here, before the app is ready. */
-  plugins?: ((app: FastifyInstance) => void | Promise<void>)[];
+  plugins?: AppPlugin[];
 }
+
+/** What the app lends the transports it hosts, so they share its HTTP behaviour without importing it. */
+export interface AppKit {
+  /** 405 with `Allow` for every other method on `url` (RFC 9110 §15.5.6), as a problem. */
+  rejectOtherMethods(app: FastifyInstance, url: string, allow: string): void;
+}
+
+export type AppPlugin = (app: FastifyInstance, kit: AppKit) => void | Promise<void>;
 
 // Headers a browser script may read (contract §4).
 const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Mcp-Session-Id'];
@@ -86,7 +94,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDatasetRoutes(app, deps);
   registerReviewRoutes(app, deps);
   registerSiteRoutes(app, deps);
-  for (const plugin of deps.plugins ?? []) await plugin(app);
+  for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods });
   registerOpenApiRoute(app);
   await app.ready();
   return app;

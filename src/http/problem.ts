@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, ERROR_CODES, IssueSchema, type ErrorCode, type Issue } from '../domain/errors.js';
+import { AppError, ERROR_CODES, IssueSchema, problemType, type ErrorCode, type Issue } from '../domain/errors.js';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 
 /** RFC 9457 problem details, the one error shape of every endpoint (contract §4). */
 export const ProblemSchema = z
@@ -19,16 +20,12 @@ export type Problem = z.infer<typeof ProblemSchema>;
 
 export function problemFor(code: ErrorCode, detail: string, issues?: Issue[]): Problem {
   const { status, title } = ERROR_CODES[code];
-  return { type: `urn:review-data:problem:${code.replace(/_/g, '-')}`, title, status, detail, code, ...(issues ? { issues } : {}) };
+  return { type: problemType(code), title, status, detail, code, ...(issues ? { issues } : {}) };
 }
 
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   // Served as application/json, as the contract fixes, not application/problem+json.
-  return reply
-    .code(problem.status)
-    .type('application/json; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .send(JSON.stringify(problem));
+  return reply.code(problem.status).type(JSON_MEDIA_TYPE).header('Cache-Control', 'no-store').send(JSON.stringify(problem));
 }
 
 /** Fastify's own 4xx errors (bad JSON, body too large, ...) keep their status; their codes map to ours. */
@@ -99,7 +96,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : 'The request could not be parsed as HTTP.';
   const body = JSON.stringify({ ...problemFor('invalid_request', detail), status, title: STATUS_CODES[status] ?? 'Bad Request' });
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: ${JSON_MEDIA_TYPE}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n${body}`,
   );
 }

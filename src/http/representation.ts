@@ -1,28 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { codedEtag, type ContentCoding, type Representation } from '../snapshot/rendered-document.js';
+import { codedEtag, type Representation } from '../snapshot/rendered-document.js';
 import { isNotModified } from './conditional.js';
+import { negotiateCoding } from './negotiation.js';
 
 // Data changes rarely and revalidation is a cheap 304, so shared caches may keep a response briefly.
 export const CACHE_CONTROL = 'public, max-age=60';
 // Compressing a few hundred bytes costs more than it saves.
 const MIN_COMPRESS_BYTES = 1024;
-
-/** The coding to use for this request (RFC 9110 §12.5.3): br, then gzip, honouring q=0. */
-export function negotiateCoding(acceptEncoding: string | undefined): ContentCoding | null {
-  if (!acceptEncoding) return null;
-  const q = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qp ? Number(qp.slice(2)) : 1;
-    q.set(name, Number.isFinite(value) ? value : 0);
-  }
-  const weight = (c: string) => q.get(c) ?? (q.has('*') ? q.get('*')! : 0);
-  if (weight('br') > 0 && weight('br') >= weight('gzip')) return 'br';
-  if (weight('gzip') > 0) return 'gzip';
-  return null;
-}
 
 /**
  * Sends a representation with its validators, answering 304 when the request's conditions match,

@@ -1,5 +1,5 @@
 import type { Review } from '../domain/review.js';
-import type { PublishedView } from '../snapshot/published-view.js';
+import type { PublishedView } from '../domain/published-view.js';
 import { compileTaxonomy, type CompiledTaxonomy } from './analysis/compiled-taxonomy.js';
 import { analyzeReview, type ReviewAnalysis } from './analysis/review-analysis.js';
 import { createTaxonomyRegistry, taxonomyLineage } from './registry.js';

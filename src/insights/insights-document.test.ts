@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureReview, fixtureReviews, fixtureView } from './test-support/fixture.js';
+import { fixtureReview, fixtureReviews, fixtureView } from '../../test/support/insights-fixture.js';
 import {
   createInsightsEngine,
   InsightsDocumentSchema,

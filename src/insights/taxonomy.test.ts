@@ -5,7 +5,7 @@ import { builtinTaxonomies, createInsightsEngine, createTaxonomyRegistry, parseT
 import { homeServicesTaxonomy } from './taxonomies/home-services.js';
 import { list } from './taxonomies/list.js';
 import { restaurantsTaxonomy } from './taxonomies/restaurants.js';
-import { fixtureReviews, fixtureView } from './test-support/fixture.js';
+import { fixtureReviews, fixtureView } from '../../test/support/insights-fixture.js';
 
 describe('taxonomies', () => {
   it('ships home-services with the ids of insights.md, and restaurants with the SemEval categories', () => {

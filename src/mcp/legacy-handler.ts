@@ -5,6 +5,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type Server,
 } from '@modelcontextprotocol/server';
+import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import { DispatchTransport } from './dispatch-transport.js';
 import { ANSWER_TOO_LARGE } from './server-factory.js';
 import type { SessionManager } from './sessions.js';
@@ -26,8 +27,6 @@ export interface LegacyAnswer {
   sessionId?: string;
 }
 
-const JSON_TYPE = 'application/json';
-
 const ALLOW = 'GET, POST, DELETE';
 
 /** A JSON-RPC error as an HTTP answer (MCP 2025-11-25 §Transports answers errors this way). */
@@ -40,7 +39,7 @@ export function jsonRpcError(
 ): LegacyAnswer {
   return {
     status,
-    headers: { 'content-type': JSON_TYPE, ...headers },
+    headers: { 'content-type': BARE_JSON_MEDIA_TYPE, ...headers },
     body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }),
   };
 }
@@ -204,7 +203,7 @@ export function createLegacyHandler(deps: {
     }
     if (parts.length === 0) return { status: 202, headers: {}, body: null, sessionId };
     const body = batch ? `[${parts.join(',')}]` : parts[0]!;
-    return { status: 200, headers: { 'content-type': JSON_TYPE }, body, sessionId };
+    return { status: 200, headers: { 'content-type': BARE_JSON_MEDIA_TYPE }, body, sessionId };
   }
 
   return {

@@ -2,27 +2,24 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { createLegacyHandler, jsonRpcError, requestIdOf, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
 import { createModernToolCalls } from './modern-tool-calls.js';
 import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
 import { createServerFactory, TOOL_NAMES } from './server-factory.js';
-import type { McpSessionStore } from './session-port.js';
+import type { McpSessionStore } from '../domain/mcp-session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
-import { createRateLimiter } from '../websub/rate-limit.js';
+import { createRateLimiter } from '../domain/rate-limit.js';
 
 export interface McpDeps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
   sessionStore: McpSessionStore;
   /** MCP_SESSION_TTL_SECONDS */
   sessionTtlSeconds: number;
   /** MCP_MAX_SESSIONS */
   maxSessions: number;
-  /** The insights document schema; a permissive object until the insights renderer provides one. */
-  insightsSchema?: z.ZodType;
   /** Per-request bounds (issue 11 H1, M4); defaults: MCP_LIMIT_DEFAULTS. */
   limits?: Partial<McpLimits>;
   /** Injected clock for session expiry (tests). */
@@ -111,7 +108,9 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
  * `POST /mcp` (and GET/DELETE) for both protocol eras on one endpoint (contract §5): requests that
  * carry the 2026-07-28 per-request `_meta` envelope go to the SDK's stateless modern handler
  * (`server/discover`, no session); everything else is 2025-era traffic, served with sessions kept in
- * the store (see legacy-handler.ts). The SDK's own classifier decides, so the two can never disagree.
+ * the store (see legacy-handler.ts). The common cases are recognised first without the SDK (`plainLegacy`,
+ * `claimsModern`: the same rules as its classifier, at a fraction of the cost); anything else is left to
+ * the SDK's own classifier, `isLegacyRequest`.
  *
  * Responses go through Fastify's reply (not the raw socket), so the global CORS headers, including
  * `Access-Control-Expose-Headers: Mcp-Session-Id`, reach every MCP answer.
@@ -119,12 +118,7 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<McpEndpoint> {
   const onError = (error: Error) => app.log.debug({ err: error }, 'MCP request rejected');
   const limits = { ...MCP_LIMIT_DEFAULTS, ...deps.limits };
-  const factory = createServerFactory({
-    snapshots: deps.snapshots,
-    urls: deps.urls,
-    insightsSchema: deps.insightsSchema ?? z.record(z.string(), z.unknown()),
-    maxAnswerBytes: limits.maxAnswerBytes,
-  });
+  const factory = createServerFactory({ snapshots: deps.snapshots, urls: deps.urls, maxAnswerBytes: limits.maxAnswerBytes });
   const sessions = createSessionManager({
     store: deps.sessionStore,
     ttlSeconds: deps.sessionTtlSeconds,

@@ -1,3 +1,4 @@
+import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
@@ -18,7 +19,7 @@ export function documentResources(urls: ServiceUrls): DocumentResource[] {
       uri: urls.reviewsJson,
       document: 'reviews.json',
       name: 'reviews.json',
-      mimeType: 'application/json',
+      mimeType: BARE_JSON_MEDIA_TYPE,
       title: 'Reviews dataset',
       description: 'Business metadata, aggregate rating and every published review, newest first.',
     },
@@ -26,7 +27,7 @@ export function documentResources(urls: ServiceUrls): DocumentResource[] {
       uri: urls.insightsJson,
       document: 'insights.json',
       name: 'insights.json',
-      mimeType: 'application/json',
+      mimeType: BARE_JSON_MEDIA_TYPE,
       title: 'Review insights',
       description: 'Aspect sentiment, entities, topics, FAQ and summary computed from the published reviews.',
     },

@@ -1,7 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import type { ServiceUrls } from '../domain/urls.js';
-import { RENDER_WAIT_MS, whenRendered, type Snapshot } from '../snapshot/snapshot.js';
+import { completeSnapshot, type Snapshot, type SnapshotSource } from '../snapshot/snapshot.js';
 import { serverInstructions } from './instructions.js';
 import { toolJsonSchema, withOptionalKeys } from './json-schema.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
@@ -9,10 +8,8 @@ import { documentResources, readDocument } from './resources.js';
 import { createTools, toolErrorJson } from './tools.js';
 
 export interface McpServerDeps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
-  /** The insights document schema (the permissive placeholder until the insights renderer is wired). */
-  insightsSchema: z.ZodType;
   /** MCP_MAX_ANSWER_BYTES: the largest result one request may build (issue 11 H1). */
   maxAnswerBytes?: number;
 }
@@ -21,7 +18,7 @@ export interface McpServerDeps {
 export const ANSWER_TOO_LARGE = -32005;
 
 /** The tools' names, for routing that must know them before a server instance exists. */
-export const TOOL_NAMES: ReadonlySet<string> = new Set(createTools(z.record(z.string(), z.unknown())).map((t) => t.name));
+export const TOOL_NAMES: ReadonlySet<string> = new Set(createTools().map((t) => t.name));
 
 export const SERVER_INFO = { name: 'review-data-service', title: 'Review Data Service', version: '1.0.0' };
 
@@ -43,7 +40,7 @@ export interface ServerInstanceOptions {
  * the SDK serves stateless traffic (one instance per exchange).
  */
 export function createServerFactory(deps: McpServerDeps): (options?: ServerInstanceOptions) => Server {
-  const tools = createTools(deps.insightsSchema);
+  const tools = createTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listed = tools.map((t) => ({
     name: t.name,
@@ -74,10 +71,8 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
       const tool = byName.get(request.params.name);
       // MCP 2025-11-25 §Tools, Error Handling: an unknown tool is a protocol error, -32602.
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      // Insights are rendered after a snapshot is published; a call that reads them right after a change
-      // waits for them. The others read only what the snapshot holds from the start.
-      const current = deps.snapshots.current();
-      const snapshot = tool.readsRenderedDocuments ? await whenRendered(current, RENDER_WAIT_MS) : current;
+      // Every published snapshot holds its documents; only a cold start may wait for its first insights.
+      const snapshot = await completeSnapshot(deps.snapshots);
       const outcome = tool.call(request.params.arguments ?? {}, snapshot);
       if (!outcome.ok) {
         // No structuredContent on errors: clients validate it against the outputSchema.
@@ -100,7 +95,7 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
     server.setRequestHandler('resources/list', () => ({ resources: listedResources }));
     server.setRequestHandler('resources/read', async (request) => {
       const resource = resources.find((r) => r.uri === request.params.uri);
-      const snapshot = resource ? await whenRendered(deps.snapshots.current(), RENDER_WAIT_MS) : undefined;
+      const snapshot = resource ? await completeSnapshot(deps.snapshots) : undefined;
       const size = resource && snapshot ? snapshot.documents.get(resource.document)?.body.length : undefined;
       // Checked before any copy is made: a large dataset is fetched over HTTP (streamed, cached, compressed).
       if (resource && size !== undefined && size > maxAnswerBytes) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { McpSessionRecord, McpSessionStore } from './session-port.js';
+import type { McpSessionRecord, McpSessionStore } from '../domain/mcp-session-port.js';
 
 export interface SessionManagerOptions {
   store: McpSessionStore;

@@ -6,7 +6,8 @@ import { ReviewFieldsSchema, projectReviewJson } from '../domain/review-fields.j
 import { ReviewSchema } from '../domain/review.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../domain/results.js';
 import { parseSearchArguments, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
-import { InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
+import { withDecodedCursor } from '../domain/search-query.js';
+import { InsightsDocumentSchema, InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
 import { pickInsightsSection } from '../insights/sections.js';
 import { findReview, searchReviews, sinceDateIssue, sincePage } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
@@ -21,8 +22,6 @@ export interface ToolDefinition {
   /** Validation happens in `call`, with the REST rules; these schemas are what tools/list shows. */
   inputSchema: z.ZodType;
   outputSchema: z.ZodType;
-  /** Reads a document rendered after the snapshot is published (insights), so a call waits for it. */
-  readsRenderedDocuments?: boolean;
   /** Keys the answer may leave out wherever they appear (dropped from every `required` of the outputSchema). */
   omittableKeys?: readonly string[];
   call(args: Record<string, unknown>, snapshot: Snapshot): ToolOutcome;
@@ -96,10 +95,10 @@ const fieldSet = (fields: readonly string[] | undefined) => (fields ? new Set(fi
 
 /**
  * The five tools of contract §5, each a thin call into the same snapshot queries REST uses, so an
- * MCP answer and its REST twin can never disagree. `insightsSchema` is the insights document schema.
+ * MCP answer and its REST twin can never disagree.
  */
-export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
-  const insightsOutput = insightsSchema instanceof z.ZodObject ? insightsSchema.partial() : insightsSchema;
+export function createTools(): ToolDefinition[] {
+  const insightsOutput = InsightsDocumentSchema.partial();
   return [
     {
       name: 'get_business',
@@ -127,11 +126,10 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
       call(args, snapshot) {
         const { fields: rawFields, ...rest } = args;
         const fields = ReviewFieldsSchema.safeParse(rawFields);
-        const parsed = parseSearchArguments(rest);
+        const parsed = withDecodedCursor(parseSearchArguments(rest));
         if (!parsed.ok || !fields.success)
           return invalid([...(parsed.ok ? [] : parsed.issues), ...(fields.success ? [] : toIssues(fields.error, ['fields']))]);
         const result = searchReviews(snapshot, parsed.value);
-        if (!result.ok) return invalid(result.issues);
         const keep = fieldSet(fields.data);
         if (!keep) return { ok: true, json: result.json };
         const answer = JSON.parse(result.json) as { reviews: unknown[] };
@@ -169,8 +167,9 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
           return invalid(issues);
         }
         const { date, limit, cursor, fields } = parsed.data;
-        const page = sincePage(snapshot, { date, limit, cursor }, fieldSet(fields));
-        return page.ok ? { ok: true, json: page.json } : invalid(page.issues);
+        const query = withDecodedCursor({ ok: true, value: { since: date, limit, sort: 'newest', ...(cursor ? { cursor } : {}) } });
+        if (!query.ok) return invalid(query.issues);
+        return { ok: true, json: sincePage(snapshot, date, query.value, fieldSet(fields)).json };
       },
     },
     {
@@ -181,7 +180,6 @@ export function createTools(insightsSchema: z.ZodType): ToolDefinition[] {
       inputSchema: InsightsArgumentsSchema,
       outputSchema: insightsOutput,
       omittableKeys: ['review_ids'],
-      readsRenderedDocuments: true,
       call(args, snapshot) {
         const parsed = InsightsArgumentsSchema.safeParse(args);
         if (!parsed.success) return invalid(toIssues(parsed.error));

@@ -1,6 +1,6 @@
 import { create } from 'xmlbuilder2';
+import type { PublishedView } from '../domain/published-view.js';
 import type { InsightsDocument } from '../insights/schema.js';
-import type { PublishedView } from '../snapshot/published-view.js';
 import { formatRating, plural } from './format.js';
 
 /** Discovery documents for crawlers and assistants (contract §7): llms.txt, sitemap.xml, robots.txt. */

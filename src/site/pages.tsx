@@ -1,5 +1,6 @@
 import type { Review } from '../domain/review.js';
 import { parseSearchQuery } from '../domain/search-params.js';
+import { withDecodedCursor } from '../domain/search-query.js';
 import { CatalogPage, type CatalogKind, type CatalogEntry } from './pages/catalog.js';
 import { EmbedPage, EMBED_DEFAULT, EMBED_MAX } from './pages/embed.js';
 import { HomePage } from './pages/home.js';
@@ -40,14 +41,15 @@ export function renderReview(ctx: SiteContext, id: string): PageResult {
 export function renderReviewsList(ctx: SiteContext, query: Record<string, unknown>): PageResult {
   const raw: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (typeof v === 'string') raw[k] = v;
-  const parsed = parseSearchQuery(query);
-  const outcome = parsed.ok ? ctx.snapshot.index.search(parsed.value) : parsed;
-  if (!outcome.ok) {
-    const page = <ReviewsListPage ctx={ctx} raw={raw} params={null} issues={outcome.issues} reviews={[]} total={0} nextCursor={null} />;
+  const parsed = withDecodedCursor(parseSearchQuery(query));
+  if (!parsed.ok) {
+    const page = <ReviewsListPage ctx={ctx} raw={raw} params={null} issues={parsed.issues} reviews={[]} total={0} nextCursor={null} />;
     return { status: 400, html: renderDocument(page) };
   }
-  const reviews = outcome.page.positions.map((p) => ctx.view.reviews[p]!);
-  const params = parsed.ok ? parsed.value : null;
+  const result = ctx.snapshot.index.search(parsed.value);
+  // The page links with the query's own parameters, not the decoded cursor key.
+  const { after: _after, ...params } = parsed.value;
+  const reviews = result.positions.map((p) => ctx.view.reviews[p]!);
   return ok(
     renderDocument(
       <ReviewsListPage
@@ -56,8 +58,8 @@ export function renderReviewsList(ctx: SiteContext, query: Record<string, unknow
         params={params}
         issues={[]}
         reviews={reviews}
-        total={outcome.page.total}
-        nextCursor={outcome.page.next_cursor}
+        total={result.total}
+        nextCursor={result.next_cursor}
       />,
     ),
   );

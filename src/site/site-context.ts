@@ -1,20 +1,23 @@
+import type { PublishedView } from '../domain/published-view.js';
 import type { InsightsDocument } from '../insights/schema.js';
-import type { PublishedView } from '../snapshot/published-view.js';
-import { documentOf, RENDER_WAIT_MS, type Snapshot } from '../snapshot/snapshot.js';
+import type { Snapshot } from '../snapshot/snapshot.js';
 
-/** What every page reads: one snapshot's published view and, once computed, its insights. */
+/** What every page reads: one snapshot's published view and its insights (the latest that landed). */
 export interface SiteContext {
   snapshot: Snapshot;
   view: PublishedView;
   insights: InsightsDocument | null;
-  /** False while the insights are missing (still computing or failed): such pages are not cached. */
+  /** False while the snapshot has no insights at all (a cold start, or a failed first render): such pages are not cached. */
   complete: boolean;
 }
 
 const INSIGHTS = 'insights.json';
 
-export async function siteContext(snapshot: Snapshot, waitMs = RENDER_WAIT_MS): Promise<SiteContext> {
-  const doc = await documentOf(snapshot, INSIGHTS, waitMs);
-  const insights = doc ? ((snapshot.values.get(INSIGHTS) as InsightsDocument | undefined) ?? null) : null;
+/**
+ * The context of one snapshot. Every published snapshot holds its documents (the previous insights
+ * until new ones land), so nothing waits here; the route waits only at a cold start (completeSnapshot).
+ */
+export function siteContext(snapshot: Snapshot): SiteContext {
+  const insights = (snapshot.values.get(INSIGHTS) as InsightsDocument | undefined) ?? null;
   return { snapshot, view: snapshot.view, insights, complete: insights !== null };
 }

@@ -1,8 +1,9 @@
 import type { Issue } from '../domain/errors.js';
 import { projectReviewJson } from '../domain/review-fields.js';
-import type { SearchParams } from '../domain/search-params.js';
+import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, type Representation } from './rendered-document.js';
-import { JSON_MEDIA_TYPE, type Snapshot } from './snapshot.js';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import type { Snapshot } from './snapshot.js';
 
 /**
  * Read use cases over a snapshot, shared by REST and MCP so the two can never disagree. Responses are
@@ -16,17 +17,13 @@ function newestUpdate(snapshot: Snapshot, positions: Iterable<number>): number {
   return best === Number.NEGATIVE_INFINITY ? Date.parse(snapshot.view.updatedAt) : best;
 }
 
-export type SearchAnswer = { ok: true; json: string; lastModified: number } | { ok: false; issues: Issue[] };
-
-export function searchReviews(snapshot: Snapshot, params: SearchParams): SearchAnswer {
-  const outcome = snapshot.index.search(params);
-  if (!outcome.ok) return outcome;
-  const { page } = outcome;
+export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string; lastModified: number } {
+  const page = snapshot.index.search(query);
   const reviews = page.positions.map((p) => snapshot.reviewJson[p]).join(',');
   const json =
     `{"reviews":[${reviews}],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
     `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  return { ok: true, json, lastModified: newestUpdate(snapshot, page.positions) };
+  return { json, lastModified: newestUpdate(snapshot, page.positions) };
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */
@@ -85,27 +82,19 @@ export function reviewsSince(snapshot: Snapshot, date: string): Representation {
   return rep;
 }
 
-export type SincePage = { ok: true; json: string } | { ok: false; issues: Issue[] };
-
 /**
  * MCP `get_reviews_since` (contract §5, answers sized for a context window): one page of the since
  * answer, `{ since, count, total, reviews, next_cursor }`. The reviews on or after a date, newest first,
  * are exactly the `newest` search with that `since`, so paging uses the search index and its cursors;
  * `fields` keeps only those review fields.
  */
-export function sincePage(
-  snapshot: Snapshot,
-  query: { date: string; limit: number; cursor?: string | undefined },
-  fields?: ReadonlySet<string>,
-): SincePage {
-  const outcome = snapshot.index.search({ since: query.date, limit: query.limit, ...(query.cursor ? { cursor: query.cursor } : {}) });
-  if (!outcome.ok) return outcome;
-  const { page } = outcome;
+export function sincePage(snapshot: Snapshot, date: string, query: SearchQuery, fields?: ReadonlySet<string>): { json: string } {
+  const page = snapshot.index.search({ ...query, since: date, sort: 'newest' });
   const reviews = page.positions
     .map((p) => (fields ? projectReviewJson(snapshot.reviewJson[p]!, fields) : snapshot.reviewJson[p]))
     .join(',');
   const json =
-    `{"since":${JSON.stringify(query.date)},"count":${page.positions.length},"total":${page.total},` +
+    `{"since":${JSON.stringify(date)},"count":${page.positions.length},"total":${page.total},` +
     `"reviews":[${reviews}],"next_cursor":${JSON.stringify(page.next_cursor)}}`;
-  return { ok: true, json };
+  return { json };
 }

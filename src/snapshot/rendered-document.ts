@@ -18,6 +18,8 @@ export interface Representation {
   contentType: string;
   /** A strong entity tag derived from the bytes alone: equal on every replica and after restarts. */
   etag: string;
+  /** SHA-256 of the bytes, hex: the WebSub topic hash (the same digest the ETag is cut from). */
+  contentHash: string;
   /** Milliseconds, truncated to whole seconds as HTTP dates are (RFC 9110 §5.6.7). */
   lastModified: number;
   encoded(coding: ContentCoding): Promise<EncodedVariant>;
@@ -28,7 +30,11 @@ const brotli = promisify(zlib.brotliCompress);
 
 /** Strong ETag of some bytes (RFC 9110 §8.8.3): a content hash, never a timestamp or a counter. */
 export function strongEtag(body: Buffer | string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  return etagOfDigest(createHash('sha256').update(body).digest());
+}
+
+function etagOfDigest(sha256: Buffer): string {
+  return `"${sha256.toString('base64url').slice(0, 32)}"`;
 }
 
 /**
@@ -53,12 +59,14 @@ export type RenderedDocument = Representation;
 
 export function createRepresentation(body: Buffer | string, contentType: string, lastModifiedMs: number): Representation {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const etag = strongEtag(bytes);
+  const digest = createHash('sha256').update(bytes).digest();
+  const etag = etagOfDigest(digest);
   const variants = new Map<ContentCoding, Promise<EncodedVariant>>();
   return {
     body: bytes,
     contentType,
     etag,
+    contentHash: digest.toString('hex'),
     lastModified: Math.floor(lastModifiedMs / 1000) * 1000,
     encoded(coding) {
       let v = variants.get(coding);

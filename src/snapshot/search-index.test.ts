@@ -1,3 +1,4 @@
+import { withDecodedCursor } from '../domain/search-query.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BusinessSchema } from '../domain/business.js';
@@ -104,14 +105,15 @@ describe('search index', () => {
         const seen: string[] = [];
         let cursor: string | undefined;
         for (let page = 0; page < 100; page++) {
-          const out = index.search({ ...params, ...(cursor ? { cursor } : {}) });
-          expect(out.ok).toBe(true);
-          if (!out.ok) return;
-          expect(out.page.total).toBe(expected.length);
-          expect(out.page.positions.length).toBeLessThanOrEqual(params.limit ?? 20);
-          seen.push(...out.page.positions.map((pos) => reviews[pos]!.id));
-          if (out.page.next_cursor === null) break;
-          cursor = out.page.next_cursor;
+          const query = withDecodedCursor({ ok: true, value: { ...params, ...(cursor ? { cursor } : {}) } });
+          expect(query.ok).toBe(true);
+          if (!query.ok) return;
+          const page = index.search(query.value);
+          expect(page.total).toBe(expected.length);
+          expect(page.positions.length).toBeLessThanOrEqual(params.limit ?? 20);
+          seen.push(...page.positions.map((pos) => reviews[pos]!.id));
+          if (page.next_cursor === null) break;
+          cursor = page.next_cursor;
         }
         expect(seen).toEqual(expected);
       }),
@@ -121,21 +123,21 @@ describe('search index', () => {
 
   it('echoes only the filters it applied', () => {
     const index = createSearchIndex(business, []);
-    const out = index.search({ rating: 5, limit: 3, sort: 'oldest', query: 'x' });
-    expect(out.ok && out.page.filters).toEqual({ rating: 5, query: 'x' });
+    const page = index.search({ rating: 5, limit: 3, sort: 'oldest', query: 'x' });
+    expect(page.filters).toEqual({ rating: 5, query: 'x' });
   });
 
-  it('rejects a cursor from another sort', () => {
+  it('the edge rejects a cursor from another sort', () => {
     const reviews = toReviews([
       { day: 1, rating: 5, minute: 0, words: [], title: null, techs: [], services: [] },
       { day: 2, rating: 4, minute: 0, words: [], title: null, techs: [], services: [] },
     ]);
     const index = createSearchIndex(business, reviews);
-    const first = index.search({ limit: 1 });
-    expect(first.ok && first.page.next_cursor).toBeTruthy();
-    const cursor = first.ok ? first.page.next_cursor! : '';
-    const other = index.search({ limit: 1, sort: 'oldest', cursor });
+    const cursor = index.search({ limit: 1 }).next_cursor;
+    expect(cursor).toBeTruthy();
+    expect(withDecodedCursor({ ok: true, value: { limit: 1, sort: 'newest', cursor: cursor! } }).ok).toBe(true);
+    const other = withDecodedCursor({ ok: true, value: { limit: 1, sort: 'oldest', cursor: cursor! } });
     expect(other.ok).toBe(false);
-    if (!other.ok) expect(other.issues[0]?.path).toEqual(['cursor']);
+    if (!other.ok) expect(other.issues[0]).toMatchObject({ path: ['cursor'], code: 'invalid_cursor' });
   });
 });

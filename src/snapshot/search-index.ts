@@ -1,8 +1,8 @@
-import { decodeCursor, encodeCursor } from '../domain/cursor.js';
-import type { Issue } from '../domain/errors.js';
+import { encodeCursor } from '../domain/cursor.js';
 import { comparatorFor } from '../domain/review-order.js';
 import type { Review } from '../domain/review.js';
 import { FILTER_KEYS, SEARCH_LIMIT_DEFAULT, SORTS, type SearchParams, type Sort } from '../domain/search-params.js';
+import type { SearchQuery } from '../domain/search-query.js';
 import type { Business } from '../domain/business.js';
 import { createTextIndex } from './text-index.js';
 
@@ -15,15 +15,14 @@ export interface SearchPage {
   filters: Partial<Pick<SearchParams, (typeof FILTER_KEYS)[number]>>;
 }
 
-export type SearchOutcome = { ok: true; page: SearchPage } | { ok: false; issues: Issue[] };
-
 /**
  * In-memory indexes over one snapshot's published reviews (style.md: search runs over indexes, never
  * over the store). Reviews are addressed by their position in the newest-first array; posting lists
  * are ascending position arrays, so they are also in `newest` order.
  */
 export interface SearchIndex {
-  search(params: SearchParams): SearchOutcome;
+  /** Runs a validated query (domain/search-query.ts): it cannot fail. */
+  search(query: SearchQuery): SearchPage;
 }
 
 function lower(s: string): string {
@@ -123,21 +122,7 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
     search(params) {
       const sort = params.sort ?? 'newest';
       const limit = params.limit ?? SEARCH_LIMIT_DEFAULT;
-      let after = null;
-      if (params.cursor !== undefined) {
-        after = decodeCursor(params.cursor, sort);
-        if (!after)
-          return {
-            ok: false,
-            issues: [
-              {
-                path: ['cursor'],
-                code: 'invalid_cursor',
-                message: 'cursor is not a next_cursor issued for this sort; start again without it',
-              },
-            ],
-          };
-      }
+      const after = params.after;
 
       const [lo, hi] = dateRange(params.since, params.until);
       // Every filter is a bitset; their AND over the words of [lo, hi) gives the hits in `newest` order.
@@ -206,14 +191,11 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
       const filters: SearchPage['filters'] = {};
       for (const k of FILTER_KEYS) if (params[k] !== undefined) Object.assign(filters, { [k]: params[k] });
       return {
-        ok: true,
-        page: {
-          positions,
-          total: hits.length,
-          limit,
-          next_cursor: more && last !== undefined ? encodeCursor(sort, reviews[last]!) : null,
-          filters,
-        },
+        positions,
+        total: hits.length,
+        limit,
+        next_cursor: more && last !== undefined ? encodeCursor(sort, reviews[last]!) : null,
+        filters,
       };
     },
   };

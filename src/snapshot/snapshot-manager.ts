@@ -1,30 +1,36 @@
 import { EventEmitter } from 'node:events';
-import type { ReviewStore } from '../domain/ports.js';
-import type { Snapshot } from './snapshot.js';
-import type { DatasetState } from '../domain/ports.js';
+import type { DatasetState, ReviewStore } from '../domain/ports.js';
+import { withDocument, type Snapshot, type SnapshotBuild, type SnapshotSource } from './snapshot.js';
+
+/** How long a request at a cold start waits for the first slow documents: longer than a full insights pass. */
+export const COLD_START_WAIT_MS = 15_000;
 
 export interface SnapshotManagerOptions {
   store: ReviewStore;
-  build(state: DatasetState, previous: Snapshot | null): Snapshot;
+  /** Builds the next snapshot; `previous` lends it the slow documents that have not landed yet. */
+  build(state: DatasetState, previous: Snapshot | null): SnapshotBuild;
   /** How often to ask the store whether another process changed the data (contract §1: within 2 s). */
   pollMs?: number;
   onError?(error: unknown): void;
+  coldStartWaitMs?: number;
 }
 
-export interface SnapshotManager {
+export interface SnapshotManager extends SnapshotSource {
   current(): Snapshot;
+  rendered(): Promise<Snapshot>;
   /** Loads the first snapshot; call once before serving. */
   start(): Promise<Snapshot>;
   /** Rebuilds now if the store changed since the current snapshot; resolves to the current one. */
   refresh(): Promise<Snapshot>;
-  /** Called with each new snapshot after the first (WebSub reacts to it). */
+  /** Called with each new snapshot of new data after the first (WebSub reacts to it). */
   onChange(listener: (next: Snapshot, previous: Snapshot) => void): void;
   stop(): void;
 }
 
 /**
  * Holds the current snapshot and replaces it when the store's change counter moves. Readers always see
- * a complete snapshot: a new one is swapped in whole, never patched.
+ * a complete snapshot: a new one is swapped in whole, never patched; a slow document (insights) that
+ * lands later swaps in a copy that holds it, if nothing newer landed first.
  */
 export function createSnapshotManager(options: SnapshotManagerOptions): SnapshotManager {
   const events = new EventEmitter();
@@ -34,12 +40,33 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
   // A change signal that arrives while a refresh is running may concern a write that refresh did not
   // see (it read the counter before the commit): remember it and check once more afterwards.
   let again = false;
+  // Settles when the first slow documents land or fail: the only time a request may wait (a cold start).
+  let firstRendered: (() => void) | null = null;
+  const firstRender = new Promise<void>((resolve) => (firstRendered = resolve));
+
+  function land(slow: SnapshotBuild['slow']): void {
+    for (const work of slow) {
+      work.then(
+        (landed) => {
+          if (snapshot) snapshot = withDocument(snapshot, landed);
+          if (snapshot?.missing.size === 0) firstRendered?.();
+        },
+        (error: unknown) => {
+          // The previous document stays; with none, the route answers 503 instead of waiting again.
+          options.onError?.(error);
+          firstRendered?.();
+        },
+      );
+    }
+  }
 
   async function rebuild(): Promise<Snapshot> {
     const state = await options.store.load();
     const previous = snapshot;
-    const next = options.build(state, previous);
+    const { snapshot: next, slow } = options.build(state, previous);
     snapshot = next;
+    if (next.missing.size === 0) firstRendered?.();
+    land(slow);
     if (previous) events.emit('change', next, previous);
     return next;
   }
@@ -54,6 +81,13 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
     current() {
       if (!snapshot) throw new Error('snapshot manager not started');
       return snapshot;
+    },
+    async rendered() {
+      let timeout: NodeJS.Timeout | undefined;
+      const wait = options.coldStartWaitMs ?? COLD_START_WAIT_MS;
+      await Promise.race([firstRender, new Promise<void>((resolve) => (timeout = setTimeout(resolve, wait)))]);
+      clearTimeout(timeout);
+      return manager.current();
     },
     async start() {
       const first = await rebuild();

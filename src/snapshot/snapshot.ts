@@ -1,37 +1,20 @@
 import { computeAggregate } from '../domain/aggregate.js';
 import { EMPTY_BUSINESS } from '../domain/business.js';
-import type { DatasetDocument } from '../domain/dataset.js';
 import { createMentionMatcher } from '../domain/mentions.js';
 import type { DatasetState } from '../domain/ports.js';
+import { toPublicReview } from '../domain/public-review.js';
+import type { PublishedView } from '../domain/published-view.js';
 import { compareNewest } from '../domain/review-order.js';
 import { isPublished, type Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
-import { toPublicReview } from './public-review.js';
-import type { PublishedView } from './published-view.js';
 import { createRepresentation, type RenderedDocument } from './rendered-document.js';
+import type { DocumentRenderer, RenderOutput } from './renderers/document-renderer.js';
 import { createSearchIndex, type SearchIndex } from './search-index.js';
 
-export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
-
-export interface RenderOutput {
-  body: string;
-  lastModified: string;
-  /** The parsed document, for transports that serve parts of it (MCP get_insights). */
-  value?: unknown;
-}
-
 /**
- * A whole-document renderer, run once per snapshot (style.md). `render` runs while the snapshot is
- * built; `renderAsync` (insights: seconds of work at 10k reviews) completes after it is published.
+ * An immutable, versioned view of the published data with its indexes and rendered documents. Built
+ * whole and never changed: a slow document that lands later makes a new snapshot (`withDocument`).
  */
-export interface DocumentRenderer {
-  name: string;
-  contentType: string;
-  render?(view: PublishedView): RenderOutput;
-  renderAsync?(view: PublishedView): Promise<RenderOutput>;
-}
-
-/** An immutable, versioned view of the published data with its indexes and rendered documents. */
 export interface Snapshot {
   version: number;
   view: PublishedView;
@@ -42,42 +25,40 @@ export interface Snapshot {
   documents: ReadonlyMap<string, RenderedDocument>;
   /** Parsed values some renderers return alongside their bytes (the insights document for MCP). */
   values: ReadonlyMap<string, unknown>;
-  /** Documents still being rendered asynchronously; each settles once, filling `documents`. */
-  pending: ReadonlyMap<string, Promise<void>>;
+  /** The data version each document was rendered from: older than `version` while a slow one is due. */
+  documentVersions: ReadonlyMap<string, number>;
+  /** Slow documents with no rendering yet: empty except between a process's start and its first ones. */
+  missing: ReadonlySet<string>;
 }
 
-/**
- * A document of the snapshot, waiting up to `timeoutMs` for one still being rendered. Undefined when
- * there is no such document, its rendering failed, or it is not ready in time.
- */
-export async function documentOf(snapshot: Snapshot, name: string, timeoutMs: number): Promise<RenderedDocument | undefined> {
-  const ready = snapshot.documents.get(name);
-  if (ready) return ready;
-  const pending = snapshot.pending.get(name);
-  if (!pending) return undefined;
-  await settledWithin(pending, timeoutMs);
-  return snapshot.documents.get(name);
+/** What the transports read: the current snapshot (SnapshotManager, or a fixed one in tests). */
+export interface SnapshotSource {
+  current(): Snapshot;
+  /**
+   * Only at a cold start, while `current().missing` is not empty: resolves once the first slow documents
+   * exist (bounded by the manager). A source without it serves what it has.
+   */
+  rendered?(): Promise<Snapshot>;
 }
 
-/** Waits until `work` settles (either way) or `timeoutMs` passes, whichever is first. */
-async function settledWithin(work: Promise<unknown>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-  await Promise.race([work.catch(() => undefined), timeout]);
-  clearTimeout(timer);
+/** The current snapshot with every document, waiting only in a cold start's first seconds. */
+export async function completeSnapshot(source: SnapshotSource): Promise<Snapshot> {
+  const snapshot = source.current();
+  return snapshot.missing.size === 0 || !source.rendered ? snapshot : source.rendered();
 }
 
-/** How long a request waits for a document still being rendered: longer than a full insights pass. */
-export const RENDER_WAIT_MS = 15_000;
+/** A slow document rendered for a data version, ready to replace an older one (`withDocument`). */
+export interface LandedDocument {
+  name: string;
+  version: number;
+  document: RenderedDocument;
+  value?: unknown;
+}
 
-/**
- * The snapshot once its asynchronous documents are rendered, or after `timeoutMs`, whichever is first:
- * for transports that read several documents (MCP tools and resources).
- */
-export async function whenRendered(snapshot: Snapshot, timeoutMs: number): Promise<Snapshot> {
-  if (snapshot.pending.size === 0) return snapshot;
-  await settledWithin(Promise.allSettled(snapshot.pending.values()), timeoutMs);
-  return snapshot;
+/** A new snapshot and the slow documents still to land in it (or in a later one). */
+export interface SnapshotBuild {
+  snapshot: Snapshot;
+  slow: Promise<LandedDocument>[];
 }
 
 function newestTimestamp(stamps: Iterable<string | null>): string {
@@ -93,51 +74,6 @@ function newestTimestamp(stamps: Iterable<string | null>): string {
   return best;
 }
 
-export function datasetDocument(view: PublishedView): DatasetDocument {
-  const u = view.urls;
-  return {
-    business: view.business,
-    aggregate_rating: view.aggregate,
-    reviews: [...view.reviews],
-    updated_at: view.updatedAt,
-    links: {
-      self: u.reviewsJson,
-      insights: u.insightsJson,
-      feed_json: u.feedJson,
-      feed_xml: u.feedXml,
-      search: u.search,
-      since: u.since,
-      openapi: u.openapi,
-      mcp: u.mcp,
-      hub: u.hub,
-    },
-  };
-}
-
-/**
- * `JSON.stringify(datasetDocument(view))`, byte for byte, with the reviews spliced in from their
- * already serialized JSON: at 100k reviews, serializing them a second time doubles the build time.
- */
-export function datasetJson(view: PublishedView, reviewJson: readonly string[]): string {
-  const { reviews: _reviews, ...rest } = datasetDocument(view);
-  const head = JSON.stringify({ business: rest.business, aggregate_rating: rest.aggregate_rating });
-  const tail = JSON.stringify({ updated_at: rest.updated_at, links: rest.links });
-  return `${head.slice(0, -1)},"reviews":[${reviewJson.join(',')}],${tail.slice(1)}`;
-}
-
-/** `/reviews.json`, always present. */
-export const datasetRenderer: DocumentRenderer = {
-  name: 'reviews.json',
-  contentType: JSON_MEDIA_TYPE,
-  render: (view) => ({
-    body: datasetJson(
-      view,
-      view.reviews.map((r) => JSON.stringify(r)),
-    ),
-    lastModified: view.updatedAt,
-  }),
-};
-
 /**
  * `reviews.sort(compareNewest)` with each updated_at parsed once instead of on every comparison (the
  * same total order: it ends on the unique id, so the result does not depend on the algorithm).
@@ -151,6 +87,7 @@ function sortNewest(reviews: Review[]): Review[] {
   return keyed.map((k) => k.r);
 }
 
+/** The published data of a store state: the one place mentions are resolved against the catalog. */
 export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView {
   const business = state.business ?? EMPTY_BUSINESS;
   const matcher = createMentionMatcher(business);
@@ -164,30 +101,52 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
   };
 }
 
-export function buildSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Snapshot {
+function represent(r: DocumentRenderer, out: RenderOutput) {
+  return createRepresentation(out.body, r.contentType, Date.parse(out.lastModified));
+}
+
+/**
+ * Builds a snapshot from a store state: fast documents now; each slow one (insights) carried over from
+ * `previous` until its own rendering lands (`slow`), so publishing never waits for seconds of work and
+ * no request ever finds a half-built snapshot.
+ */
+export function buildSnapshot(
+  state: DatasetState,
+  urls: ServiceUrls,
+  renderers: readonly DocumentRenderer[],
+  previous: Snapshot | null = null,
+): SnapshotBuild {
   const view = buildView(state, urls);
   const reviewJson = view.reviews.map((r) => JSON.stringify(r));
   const documents = new Map<string, RenderedDocument>();
   const values = new Map<string, unknown>();
-  documents.set(
-    datasetRenderer.name,
-    createRepresentation(datasetJson(view, reviewJson), datasetRenderer.contentType, Date.parse(view.updatedAt)),
-  );
-  const pending = new Map<string, Promise<void>>();
-  const store = (r: DocumentRenderer, out: RenderOutput) => {
-    documents.set(r.name, createRepresentation(out.body, r.contentType, Date.parse(out.lastModified)));
-    if (out.value !== undefined) values.set(r.name, out.value);
-  };
+  const documentVersions = new Map<string, number>();
+  const slow: Promise<LandedDocument>[] = [];
+  const missing = new Set<string>();
   for (const r of renderers) {
-    if (r.render) store(r, r.render(view));
-    else if (r.renderAsync) {
-      const done = r.renderAsync(view).then((out) => store(r, out));
-      // A failed render leaves the document absent (the route answers 503); never an unhandled rejection.
-      done.catch(() => undefined);
-      pending.set(r.name, done);
+    if (r.kind === 'fast') {
+      const out = r.render({ view, reviewJson });
+      documents.set(r.name, represent(r, out));
+      if (out.value !== undefined) values.set(r.name, out.value);
+      documentVersions.set(r.name, state.version);
+      continue;
     }
+    const carried = previous?.documents.get(r.name);
+    if (carried) {
+      documents.set(r.name, carried);
+      if (previous!.values.has(r.name)) values.set(r.name, previous!.values.get(r.name));
+      documentVersions.set(r.name, previous!.documentVersions.get(r.name) ?? previous!.version);
+    } else missing.add(r.name);
+    slow.push(
+      r.render({ view, reviewJson }).then((out) => ({
+        name: r.name,
+        version: state.version,
+        document: represent(r, out),
+        ...(out.value !== undefined ? { value: out.value } : {}),
+      })),
+    );
   }
-  return {
+  const snapshot: Snapshot = {
     version: state.version,
     view,
     reviewJson,
@@ -195,6 +154,36 @@ export function buildSnapshot(state: DatasetState, urls: ServiceUrls, renderers:
     index: createSearchIndex(view.business, view.reviews),
     documents,
     values,
-    pending,
+    documentVersions,
+    missing,
   };
+  return { snapshot, slow };
+}
+
+/**
+ * A copy of `snapshot` with a slow document that landed, or `snapshot` itself when it already holds
+ * that document from the same or a newer data version.
+ */
+export function withDocument(snapshot: Snapshot, landed: LandedDocument): Snapshot {
+  const held = snapshot.documentVersions.get(landed.name);
+  if (held !== undefined && held >= landed.version && snapshot.documents.has(landed.name)) return snapshot;
+  const documents = new Map(snapshot.documents).set(landed.name, landed.document);
+  const values = new Map(snapshot.values);
+  if (landed.value !== undefined) values.set(landed.name, landed.value);
+  else values.delete(landed.name);
+  return {
+    ...snapshot,
+    documents,
+    values,
+    documentVersions: new Map(snapshot.documentVersions).set(landed.name, landed.version),
+    missing: new Set([...snapshot.missing].filter((name) => name !== landed.name)),
+  };
+}
+
+/** A snapshot with every document rendered: for one-shot tools and tests, which can wait. */
+export async function renderSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Promise<Snapshot> {
+  const { snapshot, slow } = buildSnapshot(state, urls, renderers);
+  let out = snapshot;
+  for (const landed of await Promise.all(slow)) out = withDocument(out, landed);
+  return out;
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { McpSessionRecord, McpSessionStore } from '../mcp/session-port.js';
+import type { McpSessionRecord, McpSessionStore } from '../domain/mcp-session-port.js';
 import type { Database } from './schema.js';
 
 /** Table of migration 0003 (declared here, next to its only user, and added with `withTables`). */

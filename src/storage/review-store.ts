@@ -18,7 +18,7 @@ function businessHash(b: Business): string {
 }
 
 /** Bumps the change counter inside the writing transaction, so readers see data and counter together. */
-export async function bumpVersion(trx: Transaction<Database>, now: string): Promise<void> {
+async function bumpVersion(trx: Transaction<Database>, now: string): Promise<void> {
   await trx
     .updateTable('data_version')
     .set((eb) => ({ version: eb('version', '+', 1), changed_at: now }))

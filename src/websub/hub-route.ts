@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intent } from '../domain/websub-ports.js';
-import { rejectOtherMethods } from '../http/routes/methods.js';
 import { parseHubRequest, type HubRequest, type HubRequestSchema } from './hub-request.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../domain/rate-limit.js';
 
 export const HUB_PATH = '/api/websub/hub';
 /** A subscription request is a few hundred bytes; 16 KiB leaves room for long callback URLs. */
@@ -46,13 +45,18 @@ function hubOpenApiSchema(body: HubRequestSchema) {
   };
 }
 
+/** What the hosting app lends the hub route (http/app.ts AppKit): its 405 answer. */
+export interface HubRouteKit {
+  rejectOtherMethods(app: FastifyInstance, url: string, allow: string): void;
+}
+
 /**
  * POST /api/websub/hub (WebSub §5.1, contract §6): 202 and verification afterwards, or 400 with the
  * reasons in plain text (§5.1.3: hubs SHOULD describe the error as plain text) and nothing stored.
  */
 export function hubRoutePlugin(deps: HubRouteDeps) {
   const pending = new WeakMap<FastifyRequest, Intent>();
-  return async (app: FastifyInstance): Promise<void> => {
+  return async (app: FastifyInstance, kit: HubRouteKit): Promise<void> => {
     await app.register(async (scope) => {
       scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
         done(null, new URLSearchParams(body as string));
@@ -84,7 +88,7 @@ export function hubRoutePlugin(deps: HubRouteDeps) {
           return plain(reply, 202, `Accepted: the ${parsed.request.mode} request will be verified with a GET to the callback.`);
         },
       });
-      rejectOtherMethods(scope, HUB_PATH, 'POST, OPTIONS');
+      kit.rejectOtherMethods(scope, HUB_PATH, 'POST, OPTIONS');
     });
   };
 }

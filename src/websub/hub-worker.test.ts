@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebSubStore } from '../domain/websub-ports.js';
+import { createRepresentation } from '../snapshot/rendered-document.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../storage/connect.js';
-import { createWebSubStore } from '../storage/websub-store.js';
+import { createWebSubStore } from '../storage/websub/index.js';
 import type { CallbackClient, CallbackResponse } from './callback-client.js';
 import { createHubWorker, type HubWorker } from './hub-worker.js';
-import { createManualTime } from './test-manual-time.js';
+import { createHubWatch } from '../../test/support/hub-settle.js';
+import { createManualTime } from '../../test/support/manual-time.js';
 import { createTopicContentSource } from './topic-content.js';
 import { createTopicSet } from './topic-url.js';
 import { createServiceUrls } from '../domain/urls.js';
@@ -41,7 +43,7 @@ function scriptedClient(onPost: (url: string, n: number, signal?: AbortSignal) =
 }
 
 function snapshotWith(version: number, text: string): Snapshot {
-  const doc = (body: string, contentType: string) => ({ body: Buffer.from(body), contentType });
+  const doc = (body: string, contentType: string) => createRepresentation(body, contentType, 0);
   return {
     version,
     documents: new Map([
@@ -56,13 +58,18 @@ let handle: DatabaseHandle;
 let store: WebSubStore;
 let time: ReturnType<typeof createManualTime>;
 let current: Snapshot;
+let watch: ReturnType<typeof createHubWatch>;
 const workers: HubWorker[] = [];
 
+/** Until the worker has nothing left to do, driven only through wake() (the snapshot-change path). */
+const settle = (w: HubWorker) => watch.settle(() => w.wake());
+
 function worker(client: CallbackClient, id = 'w1') {
-  const content = createTopicContentSource({ store, topics, snapshots: { current: () => current }, clock: time.clock });
+  const watched = watch.store(store);
+  const content = createTopicContentSource({ store: watched, topics, snapshots: { current: () => current }, clock: time.clock });
   const w = createHubWorker({
-    store,
-    client,
+    store: watched,
+    client: watch.client(client),
     content,
     hubUrl: urls.hub,
     clock: time.clock,
@@ -79,29 +86,32 @@ function worker(client: CallbackClient, id = 'w1') {
 
 async function subscribe(w: HubWorker, callback: string, topic = urls.feedXml, leaseSeconds = 3600, secret: string | null = null) {
   const now = time.clock.now();
-  await store.addIntent({
-    id: `i-${callback}-${now}`,
-    mode: 'subscribe',
-    topic,
-    requestedTopic: topic,
-    callback,
-    secret,
-    leaseSeconds,
-    createdAt: now,
-    dueAt: now,
-  });
-  await w.drain();
+  await store.addIntents([
+    {
+      id: `i-${callback}-${now}`,
+      mode: 'subscribe',
+      topic,
+      requestedTopic: topic,
+      callback,
+      secret,
+      leaseSeconds,
+      createdAt: now,
+      dueAt: now,
+    },
+  ]);
+  await settle(w);
 }
 
 async function publish(w: HubWorker, version: number, text: string) {
   current = snapshotWith(version, text);
-  await w.drain();
+  await settle(w);
 }
 
 beforeEach(async () => {
   handle = await openDatabase('sqlite::memory:');
   store = createWebSubStore(handle.db, handle.dialect);
   time = createManualTime();
+  watch = createHubWatch();
   current = snapshotWith(1, 'v1');
 });
 
@@ -114,7 +124,7 @@ describe('hub worker', () => {
   it('verifies, then delivers each change once with the exact bytes, type, Link and signature', async () => {
     const { client, sent, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const w = worker(client);
-    await w.drain(); // records v1: the baseline, nobody subscribed yet
+    await settle(w); // records v1: the baseline, nobody subscribed yet
     await subscribe(w, 'https://a.example/cb?x=1', urls.feedXml, 3600, 'sekrit');
     expect(sent[0]!.url).toMatch(
       /^https:\/\/a\.example\/cb\?x=1&hub\.mode=subscribe&hub\.topic=.+&hub\.challenge=.+&hub\.lease_seconds=3600$/,
@@ -132,7 +142,7 @@ describe('hub worker', () => {
   it('coalesces pending deliveries to one subscriber into one POST of the newest content', async () => {
     const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const w = worker(client);
-    await w.drain();
+    await settle(w);
     await subscribe(w, 'https://a.example/cb');
     // three changes recorded before the worker gets to the subscriber's delivery
     for (const [v, t] of [
@@ -143,7 +153,7 @@ describe('hub worker', () => {
       current = snapshotWith(v, t);
       await store.recordTopic({ topic: urls.feedXml, contentHash: `h-${t}`, sourceVersion: v }, time.clock.now());
     }
-    await w.drain();
+    await settle(w);
     expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v4</feed>']);
   });
 
@@ -153,7 +163,7 @@ describe('hub worker', () => {
       n === 0 ? new Promise((r) => (release = () => r({ ok: true, status: 200, body: '' }))) : { ok: true, status: 200, body: '' },
     );
     const w = worker(client);
-    await w.drain();
+    await settle(w);
     await subscribe(w, 'https://a.example/cb');
     current = snapshotWith(2, 'v2');
     w.wake();
@@ -164,28 +174,28 @@ describe('hub worker', () => {
     w.wake();
     await new Promise((r) => setTimeout(r, 50));
     (release as () => void)();
-    await w.drain();
+    await settle(w);
     expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>', '<feed>v4</feed>']);
   });
 
   it('retries after the configured delays, then removes the subscriber after 3 failures and sends a denial', async () => {
     const { client, sent, posts } = scriptedClient(() => ({ ok: true, status: 500, body: '' }));
     const w = worker(client);
-    await w.drain();
+    await settle(w);
     await subscribe(w, 'https://a.example/cb');
     await publish(w, 2, 'v2');
     expect(posts('https://a.example/cb')).toHaveLength(1);
     time.advance(59_000);
-    await w.drain();
+    await settle(w);
     expect(posts('https://a.example/cb')).toHaveLength(1);
     time.advance(1_000);
-    await w.drain();
+    await settle(w);
     expect(posts('https://a.example/cb')).toHaveLength(2);
     time.advance(599_000);
-    await w.drain();
+    await settle(w);
     expect(posts('https://a.example/cb')).toHaveLength(2);
     time.advance(1_000);
-    await w.drain();
+    await settle(w);
     expect(posts('https://a.example/cb')).toHaveLength(3);
     const denial = sent.filter((s) => s.method === 'GET' && new URL(s.url).searchParams.get('hub.mode') === 'denied');
     expect(denial).toHaveLength(1);
@@ -196,19 +206,19 @@ describe('hub worker', () => {
   it('treats a connection error or timeout as a failed attempt, and a 2xx resets the count', async () => {
     const { client } = scriptedClient((_url, n) => (n === 0 ? { ok: false, error: 'timeout' } : { ok: true, status: 200, body: '' }));
     const w = worker(client);
-    await w.drain();
+    await settle(w);
     await subscribe(w, 'https://a.example/cb');
     await publish(w, 2, 'v2');
     expect((await store.listSubscriptions())[0]!.failures).toBe(1);
     time.advance(60_000);
-    await w.drain();
+    await settle(w);
     expect((await store.listSubscriptions())[0]!.failures).toBe(0);
   });
 
   it('sends nothing to an expired subscription', async () => {
     const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const w = worker(client);
-    await w.drain();
+    await settle(w);
     await subscribe(w, 'https://a.example/cb', urls.feedXml, 3600);
     time.advance(3600 * 1000 + 1);
     await publish(w, 2, 'v2');
@@ -221,7 +231,7 @@ describe('hub worker', () => {
     const get = client.get;
     client.get = async (url) => (echo ? get(url) : { ok: true, status: 200, body: 'wrong' });
     const w = worker(client);
-    await w.drain();
+    await settle(w);
     await subscribe(w, 'https://a.example/cb', urls.feedXml, 3600, 'first');
     echo = false;
     await subscribe(w, 'https://a.example/cb', urls.feedXml, 7200, 'second');
@@ -237,7 +247,7 @@ describe('hub worker', () => {
         new Promise<CallbackResponse>((r) => signal?.addEventListener('abort', () => r({ ok: false, error: 'aborted' }))),
     );
     const w = worker(client, 'dying');
-    await w.drain();
+    await settle(w);
     await subscribe(w, 'https://a.example/cb');
     current = snapshotWith(2, 'v2');
     w.wake();
@@ -247,7 +257,7 @@ describe('hub worker', () => {
     await stopping;
     const other = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const w2 = worker(other.client, 'heir');
-    await w2.drain();
+    await settle(w2);
     expect(other.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
   });
 });

@@ -39,10 +39,28 @@ export interface HubWorker {
   wake(): void;
   /** Verifies an intent this worker claimed when storing it, as soon as a slot is free (after its 202). */
   verifyClaimed(intent: Intent): void;
-  /** Runs until nothing is due or in flight (tests, with an injected clock). */
-  drain(): Promise<void>;
   /** Stops claiming; in-flight work finishes or is released; this worker's claims are released. */
   stop(): Promise<void>;
+}
+
+/** Everything the worker changes as it runs, named in one place. */
+interface WorkerState {
+  /** Intents this process claimed when it stored them (before their 202), waiting for a free slot. */
+  queued: Intent[];
+  /** Requests in flight: verifications, deliveries, denials. At most `concurrency`. */
+  jobs: Set<Promise<void>>;
+  /** The pass over the store in progress; a wake during it joins it and asks for `again`. */
+  pass: Promise<void> | null;
+  /** Something arrived during the pass (a wake, a full claim): run one more. */
+  again: boolean;
+  /** The last claim came back full: more may be due, so a finished job looks for work at once. */
+  moreDue: boolean;
+  /** When expired subscriptions are next swept (epoch ms). */
+  nextSweep: number;
+  /** stop() was called: claim nothing more. */
+  stopping: boolean;
+  /** Cancels the next poll. */
+  cancelPoll: (() => void) | null;
 }
 
 /**
@@ -58,16 +76,18 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
   const claimBatch = Math.max(1, Math.floor(o.concurrency / 4));
   const completions = createGroupCommit((items: Parameters<WebSubStore['completeIntents']>[0]) => o.store.completeIntents(items));
   const successes = createGroupCommit((items: Parameters<WebSubStore['deliveriesSucceeded']>[0]) => o.store.deliveriesSucceeded(items));
-  const claimedIntents: Intent[] = [];
-  const jobs = new Set<Promise<void>>();
   const shutdown = new AbortController();
-  let stopping = false;
-  let pumping: Promise<void> | null = null;
-  let again = false;
-  let cancelPoll: (() => void) | null = null;
-  let nextSweep = 0;
-  /** The last claim came back full: more may be due, so a finished job looks for work at once. */
-  let moreDue = false;
+  const state: WorkerState = {
+    queued: [],
+    jobs: new Set(),
+    pass: null,
+    again: false,
+    moreDue: false,
+    nextSweep: 0,
+    stopping: false,
+    cancelPoll: null,
+  };
+  const { jobs } = state;
 
   const claim = (limit: number) => ({ worker: o.workerId, now: o.clock.now(), claimUntil: o.clock.now() + claimMs, limit });
 
@@ -76,10 +96,10 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
       .catch((err: unknown) => o.logger.error({ err }, 'websub: a hub job failed; its claim lapses and it is retried'))
       .finally(() => {
         jobs.delete(p);
-        if (stopping) return;
+        if (state.stopping) return;
         launchQueued();
         // Only go to the store when it may hold more due work; otherwise the next wake or poll will.
-        if (moreDue) void pump();
+        if (state.moreDue) void pump();
       });
     jobs.add(p);
   }
@@ -143,19 +163,19 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
 
   /** Starts intents this process claimed when it stored them, as slots free up (no store round trip). */
   function launchQueued(): void {
-    while (claimedIntents.length > 0 && jobs.size < o.concurrency) {
-      const intent = claimedIntents.shift() as Intent;
+    while (state.queued.length > 0 && jobs.size < o.concurrency) {
+      const intent = state.queued.shift() as Intent;
       launch(() => verify(intent));
     }
   }
 
   async function pumpOnce(): Promise<void> {
     do {
-      again = false;
-      if (stopping) return;
-      if ((await o.content.sync()) > 0) again = true;
-      if (o.clock.now() >= nextSweep) {
-        nextSweep = o.clock.now() + 60_000;
+      state.again = false;
+      if (state.stopping) return;
+      if ((await o.content.sync()) > 0) state.again = true;
+      if (o.clock.now() >= state.nextSweep) {
+        state.nextSweep = o.clock.now() + 60_000;
         await o.store.removeExpired(o.clock.now());
       }
       launchQueued();
@@ -167,37 +187,37 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         full = intents.length === free;
       }
       free = o.concurrency - jobs.size;
-      if (free >= (jobs.size === 0 ? 1 : claimBatch) && !stopping) {
+      if (free >= (jobs.size === 0 ? 1 : claimBatch) && !state.stopping) {
         const deliveries = await o.store.claimDueDeliveries(claim(free));
         const stored = new Map<string, TopicRecord | null>();
         for (const topic of new Set(deliveries.map((d) => d.subscription.topic))) stored.set(topic, await o.store.topic(topic));
         for (const d of deliveries) launch(() => deliver(d, stored.get(d.subscription.topic) ?? null));
         full ||= deliveries.length === free;
-        moreDue = full;
+        state.moreDue = full;
       } else {
         // Not enough free slots to claim a batch: whatever was due is still due.
-        moreDue ||= full;
+        state.moreDue ||= full;
       }
-      if (full) again = true;
-    } while (again && !stopping);
+      if (full) state.again = true;
+    } while (state.again && !state.stopping);
   }
 
   function pump(): Promise<void> {
-    if (pumping) {
-      again = true;
-      return pumping;
+    if (state.pass) {
+      state.again = true;
+      return state.pass;
     }
-    pumping = pumpOnce()
+    state.pass = pumpOnce()
       .catch((err: unknown) => o.logger.error({ err }, 'websub: could not read the hub outbox; retrying on the next poll'))
       .finally(() => {
-        pumping = null;
+        state.pass = null;
       });
-    return pumping;
+    return state.pass;
   }
 
   function schedulePoll(): void {
-    if (stopping) return;
-    cancelPoll = o.scheduler.setTimeout(() => {
+    if (state.stopping) return;
+    state.cancelPoll = o.scheduler.setTimeout(() => {
       void pump().finally(schedulePoll);
     }, pollMs);
   }
@@ -208,28 +228,18 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
       schedulePoll();
     },
     wake() {
-      if (!stopping) void pump();
+      if (!state.stopping) void pump();
     },
     verifyClaimed(intent) {
-      if (stopping) return; // stop() releases this worker's claims: another replica or a restart takes it
-      claimedIntents.push(intent);
+      if (state.stopping) return; // stop() releases this worker's claims: another replica or a restart takes it
+      state.queued.push(intent);
       launchQueued();
     },
-    async drain() {
-      for (;;) {
-        await pump();
-        if (jobs.size === 0 && !pumping) {
-          await pump();
-          if (jobs.size === 0) return;
-        }
-        await Promise.allSettled([...jobs]);
-      }
-    },
     async stop() {
-      stopping = true;
-      cancelPoll?.();
+      state.stopping = true;
+      state.cancelPoll?.();
       const grace = new Promise<void>((resolve) => o.scheduler.setTimeout(resolve, o.shutdownGraceMs ?? 5000));
-      if (pumping) await pumping;
+      if (state.pass) await state.pass;
       await Promise.race([Promise.allSettled([...jobs]), grace]);
       shutdown.abort();
       while (jobs.size > 0) await Promise.allSettled([...jobs]);

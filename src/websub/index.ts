@@ -8,11 +8,11 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 import { createCallbackClient, type CallbackClient } from './callback-client.js';
 import { systemClock, systemScheduler, type Clock, type HubLogger, type Scheduler } from './clock.js';
 import { createHubRequestSchema, type HubRequest } from './hub-request.js';
-import { hubRoutePlugin } from './hub-route.js';
+import { hubRoutePlugin, type HubRouteKit } from './hub-route.js';
 import { createGroupCommit } from './group-commit.js';
 import { claimLeaseMs, createHubWorker, type HubWorker } from './hub-worker.js';
 import { grantLease } from './lease.js';
-import { createRateLimiter } from './rate-limit.js';
+import { createRateLimiter } from '../domain/rate-limit.js';
 import { createTopicContentSource } from './topic-content.js';
 import { createTopicSet } from './topic-url.js';
 
@@ -43,7 +43,7 @@ export interface WebSubHubDeps {
 
 export interface WebSubHub {
   /** Registers POST /api/websub/hub: pass it to createApp's `plugins`. */
-  plugin(app: FastifyInstance): Promise<void>;
+  plugin(app: FastifyInstance, kit: HubRouteKit): Promise<void>;
   /** Records the first snapshot's topics (a change made while stopped is delivered now) and starts work. */
   start(): void;
   worker: HubWorker;

@@ -1,21 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { WebSubStore } from '../domain/websub-ports.js';
-import type { RenderedDocument } from '../snapshot/rendered-document.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import type { Clock } from './clock.js';
 import type { TopicContent } from './delivery.js';
 import type { TopicSet } from './topic-url.js';
-
-const hashes = new WeakMap<RenderedDocument, string>();
-
-function hashOf(doc: RenderedDocument): string {
-  let h = hashes.get(doc);
-  if (!h) {
-    h = createHash('sha256').update(doc.body).digest('hex');
-    hashes.set(doc, h);
-  }
-  return h;
-}
 
 export interface TopicContentSource {
   /** The topic's current bytes in this process's snapshot, exactly what a GET serves. */
@@ -44,7 +31,7 @@ export function createTopicContentSource(deps: {
       for (const topic of deps.topics.all) {
         const doc = snapshot.documents.get(topic.document);
         if (!doc) continue;
-        const record = { topic: topic.url, contentHash: hashOf(doc), sourceVersion: snapshot.version };
+        const record = { topic: topic.url, contentHash: doc.contentHash, sourceVersion: snapshot.version };
         enqueued += (await deps.store.recordTopic(record, deps.clock.now())) ?? 0;
       }
       // Only now: a failure above leaves `synced` behind, so the next tick records this snapshot again.
@@ -58,7 +45,7 @@ export function createTopicContentSource(deps: {
       const topic = deps.topics.byUrl(topicUrl);
       const snapshot = deps.snapshots.current();
       const doc = topic ? snapshot.documents.get(topic.document) : undefined;
-      return doc ? { body: doc.body, contentType: doc.contentType, hash: hashOf(doc), version: snapshot.version } : null;
+      return doc ? { body: doc.body, contentType: doc.contentType, hash: doc.contentHash, version: snapshot.version } : null;
     },
     sync() {
       // One at a time: two changes in quick succession are recorded in order.

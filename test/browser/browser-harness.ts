@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { createDocumentRenderers } from '../../src/renderers.js';
-import { buildSnapshot } from '../../src/snapshot/snapshot.js';
+import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { renderSnapshot } from '../../src/snapshot/snapshot.js';
 import type { DatasetState } from '../../src/domain/ports.js';
 
 /** Debian's Chromium (apt-get install chromium); .ci/run installs it where it is missing. */
@@ -58,10 +58,9 @@ export interface LiveSite {
 export async function startSite(state: DatasetState): Promise<LiveSite> {
   const port = await freePort();
   const urls = createServiceUrls(`http://127.0.0.1:${port}`);
-  const renderers = await createDocumentRenderers({ INSIGHTS_TAXONOMY_FILE: undefined });
-  const snapshot = buildSnapshot(state, urls, renderers.list);
-  await Promise.all(snapshot.pending.values());
-  const app = await createApp({ snapshots: { current: () => snapshot }, urls, schemas: renderers.schemas });
+  const renderers = createDocumentRenderers();
+  const snapshot = await renderSnapshot(state, urls, renderers.list);
+  const app = await createApp({ snapshots: { current: () => snapshot }, urls });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,

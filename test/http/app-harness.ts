@@ -3,8 +3,8 @@ import { loadConfig } from '../../src/config.js';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { createDocumentRenderers } from '../../src/renderers.js';
-import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 
 /** The public origin the in-process apps print; never contacted. */
@@ -20,11 +20,8 @@ export interface TestApp {
 export async function createTestApp(state: DatasetState = fixtureState()): Promise<TestApp> {
   const config = loadConfig({ BASE_URL });
   const urls = createServiceUrls(config.BASE_URL);
-  const renderers = await createDocumentRenderers(config);
-  const snapshot = buildSnapshot(state, urls, renderers.list);
-  // Documents rendered after the snapshot is published (insights): ready before the first request.
-  await Promise.all(snapshot.pending.values());
-  const app = await createApp({ snapshots: { current: () => snapshot }, urls, schemas: renderers.schemas });
+  const snapshot = await renderSnapshot(state, urls, createDocumentRenderers().list);
+  const app = await createApp({ snapshots: { current: () => snapshot }, urls });
   return { app, snapshot, urls };
 }
 

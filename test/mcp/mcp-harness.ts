@@ -3,10 +3,10 @@ import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
 import { registerMcp, type McpEndpoint, type McpLimits } from '../../src/mcp/register-mcp.js';
-import { createDocumentRenderers } from '../../src/renderers.js';
-import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
-import type { McpSessionStore } from '../../src/mcp/session-port.js';
+import type { McpSessionStore } from '../../src/domain/mcp-session-port.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
 import { fixtureState } from '../support/fixture.js';
 
@@ -41,14 +41,13 @@ export interface McpTestOptions {
 export async function createMcpTestApp(options: McpTestOptions = {}): Promise<McpTestApp> {
   const config = loadConfig({ BASE_URL: 'http://127.0.0.1' });
   const urls = createServiceUrls(config.BASE_URL);
-  const renderers = await createDocumentRenderers(config);
-  const snapshot = options.snapshot ?? buildSnapshot(fixtureState(), urls, renderers.list);
+  const renderers = createDocumentRenderers();
+  const snapshot = options.snapshot ?? (await renderSnapshot(fixtureState(), urls, renderers.list));
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
   let mcp: McpEndpoint | undefined;
   const app = await createApp({
     snapshots: { current: () => snapshot },
     urls,
-    schemas: renderers.schemas,
     plugins: [
       async (a) => {
         mcp = await registerMcp(a, {
@@ -61,7 +60,6 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
           // Tests open many sessions from one address; the rate limit has its own test.
           limits: { sessionRateLimit: 0, ...options.limits },
           ...(options.now ? { now: options.now } : {}),
-          ...(renderers.schemas.insights ? { insightsSchema: renderers.schemas.insights } : {}),
         });
       },
     ],

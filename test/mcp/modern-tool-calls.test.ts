@@ -1,6 +1,5 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createServerFactory } from '../../src/mcp/server-factory.js';
 import { createMcpTestApp, MODERN_VERSION, type McpTestApp } from './mcp-harness.js';
 
@@ -13,7 +12,6 @@ describe('MCP 2026-07-28 tool calls', () => {
     const factory = createServerFactory({
       snapshots: { current: () => t.snapshot },
       urls: t.urls,
-      insightsSchema: z.record(z.string(), z.unknown()),
     });
     sdk = createMcpHandler(() => factory(), { legacy: 'reject' });
   });

@@ -2,8 +2,8 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { createDocumentRenderers } from '../../src/renderers.js';
-import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { BASE_URL, createTestApp, header, json, request, type TestApp } from '../http/app-harness.js';
 import { fixtureState, MARKERS, UNPUBLISHED_IDS } from '../support/fixture.js';
 import { linkedReviewIds } from './site-harness.js';
@@ -209,14 +209,10 @@ describe('the widget and discovery documents', () => {
 describe('rebuilt with the snapshot', () => {
   it('renders pages again for a new snapshot: new ETag and the new data', async () => {
     const urls = createServiceUrls(BASE_URL);
-    const renderers = await createDocumentRenderers({ INSIGHTS_TAXONOMY_FILE: undefined });
-    const build = async (patch: Parameters<typeof fixtureState>[0]) => {
-      const s = buildSnapshot(fixtureState(patch), urls, renderers.list);
-      await Promise.all(s.pending.values());
-      return s;
-    };
+    const renderers = createDocumentRenderers();
+    const build = (patch: Parameters<typeof fixtureState>[0]) => renderSnapshot(fixtureState(patch), urls, renderers.list);
     let current: Snapshot = await build({});
-    const app = await createApp({ snapshots: { current: () => current }, urls, schemas: renderers.schemas });
+    const app = await createApp({ snapshots: { current: () => current }, urls });
     try {
       const before = await request(app, '/reviews/r40');
       current = await build({ patch: { r40: { text: 'Rewritten after a second visit.', updated_at: '2025-06-01T00:00:00Z' } } });

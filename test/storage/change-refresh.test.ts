@@ -16,7 +16,11 @@ it('re-checks after a refresh when a signal arrived during it', async () => {
       return { business: null, businessUpdatedAt: null, reviews: [], version: seen };
     },
   } as unknown as ReviewStore;
-  const manager = createSnapshotManager({ store, build: (s) => ({ version: s.version }) as unknown as Snapshot, pollMs: 0 });
+  const manager = createSnapshotManager({
+    store,
+    build: (s) => ({ snapshot: { version: s.version, missing: new Set() } as unknown as Snapshot, slow: [] }),
+    pollMs: 0,
+  });
   await manager.start();
   version = 2;
   const first = manager.refresh(); // loads version 2 and waits inside load()

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpSessionStore } from '../../src/mcp/session-port.js';
+import type { McpSessionStore } from '../../src/domain/mcp-session-port.js';
 import { openDatabase } from '../../src/storage/connect.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
 import type { FreshDatabase } from './review-store.contract.js';

@@ -72,10 +72,10 @@ await describePostgres('PostgreSQL change propagation', ({ adminUrl, freshDataba
     const builds: DatasetState[] = [];
     const manager = createSnapshotManager({
       store: createReviewStore(reader.db),
-      // The manager only reads `version` from a snapshot; the real build is tested elsewhere.
+      // The manager only reads `version` and `missing` from a snapshot; the real build is tested elsewhere.
       build: (state) => {
         builds.push(state);
-        return { version: state.version } as unknown as Snapshot;
+        return { snapshot: { version: state.version, missing: new Set() } as unknown as Snapshot, slow: [] };
       },
       pollMs: 0,
     });

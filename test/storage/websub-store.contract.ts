@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebSubStore } from '../../src/domain/websub-ports.js';
 import { openDatabase } from '../../src/storage/connect.js';
-import { createWebSubStore } from '../../src/storage/websub-store.js';
+import { createWebSubStore } from '../../src/storage/websub/index.js';
+import { claimOne, completeOne } from '../support/websub-store.js';
 import type { FreshDatabase } from './review-store.contract.js';
 
 const TOPIC = 'https://reviews.example.com/feed.xml';
@@ -46,26 +47,26 @@ export function describeWebSubStoreContract(name: string, fresh: () => Promise<F
         createdAt: T0,
         dueAt: T0,
       };
-      await store.addIntent(i);
+      await store.addIntents([i]);
       return i;
     }
 
     async function subscribe(store: WebSubStore, callback: string, topic = TOPIC, secret: string | null = null) {
       const i = await intent(store, callback, { topic, secret });
-      const claimed = await store.claimIntent(i.id, { worker: 'setup', now: T0, claimUntil: T0 + LEASE });
-      expect(claimed).not.toBeNull();
-      expect(await store.completeIntent(claimed!, { verified: true, worker: 'setup', now: T0 })).toBe(true);
+      const claimed = await claimOne(store, { worker: 'setup', now: T0, claimUntil: T0 + LEASE });
+      expect(claimed).toMatchObject({ id: i.id });
+      expect(await completeOne(store, claimed!, { verified: true, worker: 'setup', now: T0 })).toBe(true);
     }
 
     it('gives an intent to one worker; a lapsed claim is taken over and the old holder loses it', async () => {
       const store = await open();
       const i = await intent(store, 'https://a.example/cb');
-      expect(await store.claimIntent(i.id, { worker: 'w1', now: T0, claimUntil: T0 + LEASE })).toMatchObject({ id: i.id });
-      expect(await store.claimIntent(i.id, { worker: 'w2', now: T0 + 1000, claimUntil: T0 + LEASE })).toBeNull();
-      const taken = await store.claimIntent(i.id, { worker: 'w2', now: T0 + LEASE + 1, claimUntil: T0 + 2 * LEASE });
+      expect(await claimOne(store, { worker: 'w1', now: T0, claimUntil: T0 + LEASE })).toMatchObject({ id: i.id });
+      expect(await claimOne(store, { worker: 'w2', now: T0 + 1000, claimUntil: T0 + LEASE })).toBeNull();
+      const taken = await claimOne(store, { worker: 'w2', now: T0 + LEASE + 1, claimUntil: T0 + 2 * LEASE });
       expect(taken).toMatchObject({ id: i.id, callback: 'https://a.example/cb' });
-      expect(await store.completeIntent(taken!, { verified: true, worker: 'w1', now: T0 })).toBe(false);
-      expect(await store.completeIntent(taken!, { verified: true, worker: 'w2', now: T0 })).toBe(true);
+      expect(await completeOne(store, taken!, { verified: true, worker: 'w1', now: T0 })).toBe(false);
+      expect(await completeOne(store, taken!, { verified: true, worker: 'w2', now: T0 })).toBe(true);
       expect((await store.listSubscriptions()).map((s) => s.callback)).toEqual(['https://a.example/cb']);
     });
 
@@ -84,15 +85,17 @@ export function describeWebSubStoreContract(name: string, fresh: () => Promise<F
       const store = await open();
       await subscribe(store, 'https://a.example/cb', TOPIC, 'old-secret');
       const failed = await intent(store, 'https://a.example/cb', { secret: 'new-secret' });
-      const c1 = await store.claimIntent(failed.id, { worker: 'w', now: T0, claimUntil: T0 + LEASE });
-      expect(await store.completeIntent(c1!, { verified: false, worker: 'w', now: T0 })).toBe(true);
+      const c1 = await claimOne(store, { worker: 'w', now: T0, claimUntil: T0 + LEASE });
+      expect(c1).toMatchObject({ id: failed.id });
+      expect(await completeOne(store, c1!, { verified: false, worker: 'w', now: T0 })).toBe(true);
       expect((await store.listSubscriptions())[0]?.secret).toBe('old-secret');
       await subscribe(store, 'https://a.example/cb', TOPIC, 'new-secret');
       const subs = await store.listSubscriptions();
       expect(subs.map((s) => [s.callback, s.secret])).toEqual([['https://a.example/cb', 'new-secret']]);
       const unsub = await intent(store, 'https://a.example/cb', { mode: 'unsubscribe' });
-      const c2 = await store.claimIntent(unsub.id, { worker: 'w', now: T0, claimUntil: T0 + LEASE });
-      expect(await store.completeIntent(c2!, { verified: true, worker: 'w', now: T0 })).toBe(true);
+      const c2 = await claimOne(store, { worker: 'w', now: T0, claimUntil: T0 + LEASE });
+      expect(c2).toMatchObject({ id: unsub.id });
+      expect(await completeOne(store, c2!, { verified: true, worker: 'w', now: T0 })).toBe(true);
       expect(await store.listSubscriptions()).toEqual([]);
     });
 
@@ -119,7 +122,7 @@ export function describeWebSubStoreContract(name: string, fresh: () => Promise<F
       expect(ids).toHaveLength(40);
       expect(new Set(ids).size).toBe(40);
       for (const [k, worker] of ['w1', 'w2', 'w3'].entries()) {
-        for (const d of claims[k] ?? []) await store.deliverySucceeded(d, worker, T0);
+        for (const d of claims[k] ?? []) await store.deliveriesSucceeded([{ delivery: d, worker: worker, now: T0 }]);
       }
       expect(await store.claimDueDeliveries({ worker: 'w4', now: T0 + 10 * LEASE, claimUntil: T0 + 11 * LEASE, limit: 40 })).toEqual([]);
     });
@@ -134,7 +137,7 @@ export function describeWebSubStoreContract(name: string, fresh: () => Promise<F
       const [taken] = await store.claimDueDeliveries({ worker: 'alive', now: T0 + LEASE + 1, claimUntil: T0 + 3 * LEASE, limit: 10 });
       expect(taken?.subscription.callback).toBe('https://a.example/cb');
       expect(await store.deliveryFailed(dying!, { worker: 'dead', now: T0, maxFailures: 3, retryAt: () => T0 })).toBeNull();
-      await store.deliverySucceeded(taken!, 'alive', T0 + LEASE + 2);
+      await store.deliveriesSucceeded([{ delivery: taken!, worker: 'alive', now: T0 + LEASE + 2 }]);
       expect((await store.listSubscriptions())[0]?.deliveryDueAt).toBeNull();
     });
 
@@ -145,10 +148,10 @@ export function describeWebSubStoreContract(name: string, fresh: () => Promise<F
       const [inFlight] = await store.claimDueDeliveries({ worker: 'w', now: T0, claimUntil: T0 + LEASE, limit: 10 });
       await store.recordTopic({ topic: TOPIC, contentHash: 'h2', sourceVersion: 2 }, T0 + 1);
       await store.recordTopic({ topic: TOPIC, contentHash: 'h3', sourceVersion: 3 }, T0 + 2);
-      await store.deliverySucceeded(inFlight!, 'w', T0 + 3);
+      await store.deliveriesSucceeded([{ delivery: inFlight!, worker: 'w', now: T0 + 3 }]);
       const again = await store.claimDueDeliveries({ worker: 'w', now: T0 + 3, claimUntil: T0 + LEASE, limit: 10 });
       expect(again).toHaveLength(1);
-      await store.deliverySucceeded(again[0]!, 'w', T0 + 4);
+      await store.deliveriesSucceeded([{ delivery: again[0]!, worker: 'w', now: T0 + 4 }]);
       expect(await store.claimDueDeliveries({ worker: 'w', now: T0 + 10 * LEASE, claimUntil: T0 + 11 * LEASE, limit: 10 })).toEqual([]);
     });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hubIdle } from './support/hub-idle.js';
 import { review, startHubServer, type HubServer } from './support/test-hub-server.js';
 import { makeTestPki, type TestPki } from './support/test-pki.js';
 import { TestSubscriber } from './support/test-subscriber.js';
@@ -24,7 +25,7 @@ async function subscribe(name: string, topic: string, behaviour = {}, extra: Rec
   expect(res.status, res.text).toBe(202);
   expect(await isVerified(name)).toBe(true);
   // The subscription becomes active once the hub has read the echo: let the worker finish.
-  await hub.server.websub.worker.drain();
+  await hubIdle(hub.server);
   return callback;
 }
 
@@ -32,7 +33,7 @@ async function subscribe(name: string, topic: string, behaviour = {}, extra: Rec
 let seq = 100;
 async function changeEverything(): Promise<void> {
   await hub.importReviews([review(seq++, { date: '2025-06-01', text: `Fresh review ${seq}` })]);
-  await hub.server.websub.worker.drain();
+  await hubIdle(hub.server);
 }
 
 beforeAll(async () => {
@@ -122,14 +123,14 @@ describe('subscription requests', () => {
     const callback = sub.callback('wrong-echo', { verify: 'wrong' });
     expect((await hub.hubPost({ 'hub.mode': 'subscribe', 'hub.topic': hub.topics.json, 'hub.callback': callback })).status).toBe(202);
     expect(await isVerified('wrong-echo')).toBe(true);
-    await hub.server.websub.worker.drain();
-    const stored = await hub.server.websub.worker.drain().then(() => listCallbacks());
+    await hubIdle(hub.server);
+    const stored = await listCallbacks();
     expect(stored).not.toContain(callback);
   });
 });
 
 async function listCallbacks(): Promise<string[]> {
-  const { createWebSubStore } = await import('../../src/storage/websub-store.js');
+  const { createWebSubStore } = await import('../../src/storage/websub/index.js');
   const store = createWebSubStore(hub.server.database.db, hub.server.database.dialect);
   return (await store.listSubscriptions()).map((s) => s.callback);
 }
@@ -169,7 +170,7 @@ describe('content distribution', () => {
     for (let i = 0; i < 2; i++) {
       expect((await hub.hubPost({ 'hub.mode': 'subscribe', 'hub.topic': hub.topics.xml, 'hub.callback': callback })).status).toBe(202);
       expect(await sub.waitFor('resub', () => sub.verifications('resub', 'subscribe').length === i + 1)).toBe(true);
-      await hub.server.websub.worker.drain();
+      await hubIdle(hub.server);
     }
     await changeEverything();
     expect(sub.notifications('resub')).toHaveLength(1);
@@ -180,7 +181,7 @@ describe('content distribution', () => {
     expect((await hub.hubPost({ 'hub.mode': 'unsubscribe', 'hub.topic': hub.topics.json, 'hub.callback': callback })).status).toBe(202);
     expect(await isVerified('unsub', 'unsubscribe')).toBe(true);
     expect(sub.verifications('unsub', 'unsubscribe')[0]!.query.get('sub')).toBe('unsub');
-    await hub.server.websub.worker.drain();
+    await hubIdle(hub.server);
     await changeEverything();
     expect(sub.notifications('unsub')).toHaveLength(0);
     expect(sub.notifications('wrong-echo')).toHaveLength(0);
@@ -191,11 +192,11 @@ describe('content distribution', () => {
     const start = count();
     // the same record again, and a hidden one: the store changes, the published bytes do not
     await hub.importReviews([review(seq - 1, { date: '2025-06-01', text: `Fresh review ${seq}` }), review(900, { hidden: true })]);
-    await hub.server.websub.worker.drain();
+    await hubIdle(hub.server);
     expect(count()).toEqual(start);
     // an old review (not among the feeds' 50 newest): reviews.json and the Atom feed's <updated> move, the JSON Feed does not
     await hub.importReviews([review(0, { text: 'Edited long after.' })]);
-    await hub.server.websub.worker.drain();
+    await hubIdle(hub.server);
     expect(count()).toEqual([start[0]! + 1, start[1]!, start[2]! + 1]);
   });
 });
@@ -219,10 +220,10 @@ describe('failures', () => {
     await subscribe('flaky', hub.topics.reviews, flaky);
     await changeEverything();
     await sub.waitFor('flaky', (ev) => ev.filter((e) => e.method === 'POST').length === 3);
-    await hub.server.websub.worker.drain();
+    await hubIdle(hub.server);
     await changeEverything();
     expect(await sub.waitFor('flaky', (ev) => ev.filter((e) => e.method === 'POST').length === 6, 5000)).toBe(true);
-    await hub.server.websub.worker.drain();
+    await hubIdle(hub.server);
     expect(sub.verifications('flaky', 'denied')).toHaveLength(0);
     expect(await listCallbacks()).toContain(sub.callback('flaky', flaky));
   });

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebSubStore } from '../../src/storage/websub-store.js';
+import { hubIdle } from './support/hub-idle.js';
+import { createWebSubStore } from '../../src/storage/websub/index.js';
 import { startHubServer, type HubServer } from './support/test-hub-server.js';
 import { makeTestPki } from './support/test-pki.js';
 import { TestSubscriber } from './support/test-subscriber.js';
@@ -42,7 +43,7 @@ describe('callback safety', () => {
     }
     // give the hub time to try: the worker runs the verification right after the 202
     await new Promise((r) => setTimeout(r, 500));
-    await hub.server.websub.worker.drain();
+    await hubIdle(hub.server);
     expect(sub.of('private-literal')).toHaveLength(0);
     expect(sub.of('private-name')).toHaveLength(0);
     const store = createWebSubStore(hub.server.database.db, hub.server.database.dialect);

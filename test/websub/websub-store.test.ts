@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebSubStore } from '../../src/domain/websub-ports.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
-import { createWebSubStore } from '../../src/storage/websub-store.js';
+import { createWebSubStore } from '../../src/storage/websub/index.js';
 import { describePostgres } from '../support/postgres-suite.js';
+import { claimOne, completeOne } from '../support/websub-store.js';
 
 // The hub store's contract, run against SQLite and PostgreSQL alike (style.md: one suite, every
 // database): claims are exclusive until they lapse, the topic hash is a compare-and-set that enqueues
@@ -25,19 +26,21 @@ function contract(open: () => Promise<DatabaseHandle>) {
 
   async function activeSubscription(callback: string, leaseSeconds = 3600) {
     const id = `intent-${callback}`;
-    await store.addIntent({
-      id,
-      mode: 'subscribe',
-      topic: TOPIC,
-      requestedTopic: TOPIC,
-      callback,
-      secret: null,
-      leaseSeconds,
-      createdAt: T0,
-      dueAt: T0,
-    });
-    const intent = await store.claimIntent(id, { worker: 'w', now: T0, claimUntil: T0 + 10_000 });
-    expect(await store.completeIntent(intent!, { verified: true, worker: 'w', now: T0 })).toBe(true);
+    await store.addIntents([
+      {
+        id,
+        mode: 'subscribe',
+        topic: TOPIC,
+        requestedTopic: TOPIC,
+        callback,
+        secret: null,
+        leaseSeconds,
+        createdAt: T0,
+        dueAt: T0,
+      },
+    ]);
+    const intent = await claimOne(store, { worker: 'w', now: T0, claimUntil: T0 + 10_000 });
+    expect(await completeOne(store, intent!, { verified: true, worker: 'w', now: T0 })).toBe(true);
   }
 
   it('moves a topic hash once per content, never back to an older version, and enqueues with it', async () => {
@@ -63,7 +66,7 @@ function contract(open: () => Promise<DatabaseHandle>) {
     await store.recordTopic({ topic: TOPIC, contentHash: 'h0', sourceVersion: 0 }, T0);
     await store
       .claimDueDeliveries({ worker: 'w', now: T0, claimUntil: T0 + 1, limit: 10 })
-      .then((ds) => Promise.all(ds.map((d) => store.deliverySucceeded(d, 'w', T0))));
+      .then((ds) => Promise.all(ds.map((d) => store.deliveriesSucceeded([{ delivery: d, worker: 'w', now: T0 }]))));
     const results = await Promise.all([1, 2, 3, 4].map(() => store.recordTopic({ topic: TOPIC, contentHash: 'h1', sourceVersion: 1 }, T0)));
     expect(results.filter((r) => r !== null)).toEqual([1]);
   });
@@ -107,10 +110,10 @@ function contract(open: () => Promise<DatabaseHandle>) {
     await store.recordTopic({ topic: TOPIC, contentHash: 'h1', sourceVersion: 1 }, T0);
     const [d] = await store.claimDueDeliveries({ worker: 'w', now: T0, claimUntil: T0 + 1000, limit: 1 });
     await store.recordTopic({ topic: TOPIC, contentHash: 'h2', sourceVersion: 2 }, T0);
-    await store.deliverySucceeded(d!, 'w', T0);
+    await store.deliveriesSucceeded([{ delivery: d!, worker: 'w', now: T0 }]);
     const [again] = await store.claimDueDeliveries({ worker: 'w', now: T0, claimUntil: T0 + 1000, limit: 1 });
     expect(again?.generation).toBe(2);
-    await store.deliverySucceeded(again!, 'w', T0);
+    await store.deliveriesSucceeded([{ delivery: again!, worker: 'w', now: T0 }]);
     expect(await store.claimDueDeliveries({ worker: 'w', now: T0, claimUntil: T0 + 1000, limit: 1 })).toEqual([]);
   });
 
@@ -122,25 +125,27 @@ function contract(open: () => Promise<DatabaseHandle>) {
   });
 
   it('an intent is claimed by one worker; releasing hands it back', async () => {
-    await store.addIntent({
-      id: 'i1',
-      mode: 'subscribe',
-      topic: TOPIC,
-      requestedTopic: TOPIC,
-      callback: 'https://a/cb',
-      secret: 's',
-      leaseSeconds: 3600,
-      createdAt: T0,
-      dueAt: T0 + 2000,
-    });
+    await store.addIntents([
+      {
+        id: 'i1',
+        mode: 'subscribe',
+        topic: TOPIC,
+        requestedTopic: TOPIC,
+        callback: 'https://a/cb',
+        secret: 's',
+        leaseSeconds: 3600,
+        createdAt: T0,
+        dueAt: T0 + 2000,
+      },
+    ]);
     expect(await store.claimDueIntents({ worker: 'A', now: T0, claimUntil: T0 + 5000, limit: 5 })).toEqual([]); // not due yet
-    const byId = await Promise.all(['A', 'B'].map((w) => store.claimIntent('i1', { worker: w, now: T0, claimUntil: T0 + 5000 })));
-    expect(byId.filter(Boolean)).toHaveLength(1);
-    const winner = byId[0] ? 'A' : 'B';
+    const racing = await Promise.all(['A', 'B'].map((w) => claimOne(store, { worker: w, now: T0 + 2000, claimUntil: T0 + 5000 })));
+    expect(racing.filter(Boolean)).toHaveLength(1);
+    const winner = racing[0] ? 'A' : 'B';
     await store.releaseClaims(winner);
     expect(await store.claimDueIntents({ worker: 'C', now: T0 + 2000, claimUntil: T0 + 9000, limit: 5 })).toHaveLength(1);
     // C's claim: a stale completion by the first winner is refused
-    expect(await store.completeIntent(byId.find(Boolean)!, { verified: true, worker: winner, now: T0 })).toBe(false);
+    expect(await completeOne(store, racing.find(Boolean)!, { verified: true, worker: winner, now: T0 })).toBe(false);
     expect(await store.listSubscriptions()).toEqual([]);
   });
 }

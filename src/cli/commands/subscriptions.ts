@@ -1,4 +1,4 @@
-import { createWebSubStore } from '../../storage/websub-store.js';
+import { createWebSubStore } from '../../storage/websub/index.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand } from '../command.js';
 import { withStore } from './database.js';

@@ -1,42 +1,19 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DatasetDocumentSchema } from '../../domain/dataset.js';
+import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { ServiceUrls } from '../../domain/urls.js';
-import type { Snapshot } from '../../snapshot/snapshot.js';
+import { ATOM_MEDIA_TYPE } from '../../feeds/atom.js';
+import { JsonFeedSchema } from '../../feeds/json-feed-schema.js';
+import { JSON_FEED_MEDIA_TYPE } from '../../feeds/json-feed.js';
+// Not the insights barrel: it loads the NLP engine, which only the insights worker runs.
+import { InsightsDocumentSchema } from '../../insights/schema.js';
+import type { SnapshotSource } from '../../snapshot/snapshot.js';
+import { negotiateFeedType } from '../negotiation.js';
 import { registerDocumentRoute } from './documents.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Schemas of documents whose renderers live in other modules register here (insights, feeds). */
-export interface DocumentSchemas {
-  insights: z.ZodType;
-  jsonFeed: z.ZodType;
-  atom: z.ZodType;
-}
-
-const placeholder = z.record(z.string(), z.unknown());
-
-/**
- * The JSON Feed is application/feed+json, or application/json for a client whose Accept admits
- * application/json but not application/feed+json (contract §4).
- */
-export function negotiateFeedType(request: FastifyRequest): string {
-  const accept = (request.headers.accept ?? '').toLowerCase();
-  const admits = (type: string) =>
-    accept.split(',').some((part) => {
-      const [range, ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      if (q && Number(q.slice(2)) === 0) return false;
-      return range === type;
-    });
-  if (!admits('application/feed+json') && admits('application/json')) return JSON_TYPE;
-  return 'application/feed+json';
-}
-
-export function registerDatasetRoutes(
-  app: FastifyInstance,
-  deps: { snapshots: { current(): Snapshot }; urls: ServiceUrls; schemas?: Partial<DocumentSchemas> },
-): void {
+/** The four whole documents, each served from the snapshot's precomputed bytes (contract §4). */
+export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: SnapshotSource; urls: ServiceUrls }): void {
   registerDocumentRoute(app, deps, {
     url: '/reviews.json',
     operationId: 'getReviewsDataset',
@@ -44,7 +21,7 @@ export function registerDatasetRoutes(
     summary: 'The reviews dataset',
     description: 'Business metadata, the aggregate rating and every published review, newest first. A WebSub topic.',
     schema: DatasetDocumentSchema,
-    mediaTypes: [JSON_TYPE],
+    mediaTypes: [JSON_MEDIA_TYPE],
     topic: (u) => u.reviewsJson,
     tags: ['datasets'],
   });
@@ -54,8 +31,8 @@ export function registerDatasetRoutes(
     document: 'insights.json',
     summary: 'The insights dataset',
     description: 'Aspect-based sentiment, entities, topics, FAQ and summary, computed from the published reviews.',
-    schema: deps.schemas?.insights ?? placeholder,
-    mediaTypes: [JSON_TYPE],
+    schema: InsightsDocumentSchema,
+    mediaTypes: [JSON_MEDIA_TYPE],
     tags: ['datasets'],
   });
   registerDocumentRoute(app, deps, {
@@ -64,8 +41,8 @@ export function registerDatasetRoutes(
     document: 'feed.json',
     summary: 'JSON Feed 1.1 of the 50 newest reviews',
     description: 'A WebSub topic. Served as application/feed+json, or application/json when Accept admits only that.',
-    schema: deps.schemas?.jsonFeed ?? placeholder,
-    mediaTypes: ['application/feed+json', JSON_TYPE],
+    schema: JsonFeedSchema,
+    mediaTypes: [JSON_FEED_MEDIA_TYPE, JSON_MEDIA_TYPE],
     topic: (u) => u.feedJson,
     negotiate: negotiateFeedType,
     tags: ['feeds'],
@@ -76,8 +53,8 @@ export function registerDatasetRoutes(
     document: 'feed.xml',
     summary: 'Atom 1.0 feed of the 50 newest reviews',
     description: 'A WebSub topic.',
-    schema: deps.schemas?.atom ?? z.string(),
-    mediaTypes: ['application/atom+xml; charset=utf-8'],
+    schema: z.string(),
+    mediaTypes: [ATOM_MEDIA_TYPE],
     topic: (u) => u.feedXml,
     tags: ['feeds'],
   });

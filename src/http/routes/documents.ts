@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceUrls } from '../../domain/urls.js';
-import { documentOf, RENDER_WAIT_MS, type Snapshot } from '../../snapshot/snapshot.js';
+import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.js';
 import { problemFor, sendProblem } from '../problem.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
@@ -28,7 +28,7 @@ export interface DocumentRoute {
 /** A whole document served from the snapshot's precomputed bytes. */
 export function registerDocumentRoute(
   app: FastifyInstance,
-  deps: { snapshots: { current(): Snapshot }; urls: ServiceUrls },
+  deps: { snapshots: SnapshotSource; urls: ServiceUrls },
   route: DocumentRoute,
 ): void {
   const linkHeader = route.topic ? `<${deps.urls.hub}>; rel="hub", <${route.topic(deps.urls)}>; rel="self"` : undefined;
@@ -47,11 +47,13 @@ export function registerDocumentRoute(
       },
     },
     handler: async (request, reply) => {
-      // A document still being rendered (insights after a change) is worth a short wait.
-      const doc = await documentOf(deps.snapshots.current(), route.document, RENDER_WAIT_MS);
+      // Every published snapshot holds its documents; only a cold start may wait for its first insights.
+      const doc =
+        deps.snapshots.current().documents.get(route.document) ?? (await completeSnapshot(deps.snapshots)).documents.get(route.document);
       if (!doc) {
+        // The first rendering failed and there is no earlier one to serve (the failure is logged).
         reply.header('Retry-After', '2');
-        return sendProblem(reply, problemFor('unavailable', `${route.url} is being computed for the latest data; retry shortly.`));
+        return sendProblem(reply, problemFor('unavailable', `${route.url} is not rendered yet; retry shortly.`));
       }
       if (linkHeader) reply.header('Link', linkHeader);
       const contentType = route.negotiate ? route.negotiate(request) : doc.contentType;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BARE_JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import { ProblemSchema } from '../problem.js';
 
 /**
@@ -11,15 +12,18 @@ export const notModifiedResponse = z
 
 export const badRequestResponse = {
   description: 'Invalid parameters: `issues` lists every problem, with the parameter name in `path`.',
-  content: { 'application/json': { schema: ProblemSchema } },
+  content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema } },
 };
 
 export const notFoundResponse = {
   description: 'No such resource.',
-  content: { 'application/json': { schema: ProblemSchema } },
+  content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema } },
 };
 
 /** A 200 with a JSON body; ETag, Last-Modified and Cache-Control are always sent with it. */
 export function jsonResponse(description: string, schema: z.ZodType) {
-  return { description: `${description} Sent with ETag, Last-Modified and Cache-Control.`, content: { 'application/json': { schema } } };
+  return {
+    description: `${description} Sent with ETag, Last-Modified and Cache-Control.`,
+    content: { [BARE_JSON_MEDIA_TYPE]: { schema } },
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createRepresentation, type Representation } from '../../snapshot/rendered-document.js';
-import { JSON_MEDIA_TYPE } from '../../snapshot/snapshot.js';
+import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 

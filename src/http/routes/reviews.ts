@@ -4,8 +4,9 @@ import { DateSchema, isCalendarDate } from '../../domain/dates.js';
 import { AppError } from '../../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../../domain/results.js';
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
+import { withDecodedCursor } from '../../domain/search-query.js';
+import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
-import { JSON_MEDIA_TYPE } from '../../snapshot/snapshot.js';
 import { findReview, reviewsSince, searchReviews, sinceDateIssue } from '../../snapshot/queries.js';
 import { createRepresentation } from '../../snapshot/rendered-document.js';
 import { sendRepresentation } from '../representation.js';
@@ -32,10 +33,9 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       },
     },
     handler: (request, reply) => {
-      const parsed = parseSearchQuery(request.query as Record<string, unknown>);
+      const parsed = withDecodedCursor(parseSearchQuery(request.query as Record<string, unknown>));
       if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
       const result = searchReviews(deps.snapshots.current(), parsed.value);
-      if (!result.ok) throw new AppError('invalid_parameters', describeIssues(result.issues), result.issues);
       return sendRepresentation(request, reply, createRepresentation(result.json, JSON_MEDIA_TYPE, result.lastModified));
     },
   });

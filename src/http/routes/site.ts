@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { ServiceUrls } from '../../domain/urls.js';
 import { ASSET_PATHS, siteAsset, widgetScript } from '../../site/assets.js';
 import { DOCS_CSP, EMBED_CSP, PAGE_CSP } from '../../site/csp.js';
@@ -18,12 +19,13 @@ import {
 } from '../../site/pages.js';
 import { siteContext, type SiteContext } from '../../site/site-context.js';
 import { createRepresentation, type Representation } from '../../snapshot/rendered-document.js';
-import { JSON_MEDIA_TYPE, type Snapshot } from '../../snapshot/snapshot.js';
+import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.js';
+import { parseWeightedList } from '../negotiation.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 
 interface Deps {
-  snapshots: { current(): Snapshot };
+  snapshots: SnapshotSource;
   urls: ServiceUrls;
 }
 
@@ -39,13 +41,14 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
 
   /** Serves a snapshot-derived representation; only 200s are cached and answer conditionally. */
   const serve = async (request: FastifyRequest, reply: FastifyReply, key: string, build: Build, csp?: string, bucket?: CacheBucket) => {
-    const snapshot = deps.snapshots.current();
+    // Every published snapshot holds its documents; only a cold start waits for its first insights.
+    const snapshot = await completeSnapshot(deps.snapshots);
     let status = 200;
     const rep = await cachedPage(
       snapshot,
       key,
       async () => {
-        const ctx = await siteContext(snapshot);
+        const ctx = siteContext(snapshot);
         const out = build(ctx);
         status = out.status;
         return { rep: out.rep, cacheable: out.status === 200 && ctx.complete };
@@ -186,12 +189,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
 
 /** True when Accept admits application/json and does not name text/html (RFC 9110 §12.5.1). */
 export function wantsJson(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const ranges = accept.split(',').map((part) => {
-    const [range = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return { range: range.trim(), q: q ? Number(q.slice(2)) : 1 };
-  });
-  const admits = (type: string) => ranges.some((r) => r.range === type && r.q > 0);
+  const ranges = parseWeightedList(accept);
+  const admits = (type: string) => ranges.some((r) => r.value === type && r.q > 0);
   return admits('application/json') && !admits('text/html');
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readShippedModels } from '../../absa-models.js';
 import { createInsightsEngine } from '../engine.js';
+import { fixtureReview, fixtureView } from '../../../test/support/insights-fixture.js';
 import { parseTaxonomy } from '../taxonomy.js';
-import { fixtureReview, fixtureView } from '../test-support/fixture.js';
 
 const models = readShippedModels();
 const engine = createInsightsEngine({ models });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInsightsEngine } from '../engine.js';
-import { fixtureReview, fixtureView } from '../test-support/fixture.js';
+import { fixtureReview, fixtureView } from '../../../test/support/insights-fixture.js';
 import { trimmed } from './aspects.js';
 
 const engine = createInsightsEngine();

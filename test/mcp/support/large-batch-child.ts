@@ -6,7 +6,8 @@
  */
 import { loadConfig } from '../../../src/config.js';
 import { createServiceUrls } from '../../../src/domain/urls.js';
-import { buildSnapshot } from '../../../src/snapshot/snapshot.js';
+import { datasetRenderer } from '../../../src/snapshot/renderers/index.js';
+import { renderSnapshot } from '../../../src/snapshot/snapshot.js';
 import { fixtureState } from '../../support/fixture.js';
 import { createMcpTestApp, INITIALIZE, legacyHeaders, rpc } from '../mcp-harness.js';
 
@@ -15,7 +16,7 @@ const state = fixtureState({ count });
 // About 2 KB a review, as real reviews with owner responses are: 10,000 of them make a 24 MB dataset.
 state.reviews = state.reviews.map((r) => ({ ...r, text: `${r.text} ${'Long review text. '.repeat(110)}` }));
 const urls = createServiceUrls(loadConfig({ BASE_URL: 'http://127.0.0.1' }).BASE_URL);
-const snapshot = buildSnapshot(state, urls, []);
+const snapshot = await renderSnapshot(state, urls, [datasetRenderer]); // the dataset document only: no insights to wait for
 const t = await createMcpTestApp({ snapshot });
 
 const init = await t.app.inject({ method: 'POST', url: '/mcp', headers: legacyHeaders(), payload: INITIALIZE });

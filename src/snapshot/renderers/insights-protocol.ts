@@ -1,4 +1,4 @@
-import type { PublishedView } from './published-view.js';
+import type { PublishedView } from '../../domain/published-view.js';
 
 /** Messages between the server and its insights worker (structured-clone safe: no functions). */
 export interface InsightsRequest {

@@ -1,5 +1,5 @@
-import type { MentionMatcher } from '../domain/mentions.js';
-import type { Review, StoredReview } from '../domain/review.js';
+import type { MentionMatcher } from './mentions.js';
+import type { Review, StoredReview } from './review.js';
 
 /** The public record of a stored review (contract §2): fixed key order, derived mentions. */
 export function toPublicReview(r: StoredReview, matcher: MentionMatcher): Review {

@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { InsightsEngine } from '../insights/engine.js';
-import type { Taxonomy } from '../insights/taxonomy.js';
+import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
+import type { PublishedView } from '../../domain/published-view.js';
+import type { InsightsEngine } from '../../insights/engine.js';
+import type { Taxonomy } from '../../insights/taxonomy.js';
+import type { RenderOutput, SlowRenderer } from './document-renderer.js';
 import type { InsightsReply, InsightsRequest } from './insights-protocol.js';
-import type { PublishedView } from './published-view.js';
-import { JSON_MEDIA_TYPE, type DocumentRenderer, type RenderOutput } from './snapshot.js';
 
 export interface InsightsRendererOptions {
   taxonomies: Taxonomy[];
@@ -12,7 +13,7 @@ export interface InsightsRendererOptions {
   worker: boolean;
 }
 
-export interface InsightsRenderer extends DocumentRenderer {
+export interface InsightsRenderer extends SlowRenderer {
   close(): Promise<void>;
 }
 
@@ -33,9 +34,10 @@ function startWorker(taxonomies: Taxonomy[]): Worker {
 }
 
 /**
- * `/insights.json`: rendered asynchronously after the snapshot is published (insights.md: part of
- * the snapshot, recomputed whenever the published reviews change). Requests in flight when a new view
- * arrives are answered in order; the engine's cache makes each recompute analyse only changed reviews.
+ * `/insights.json` (insights.md: part of the snapshot, recomputed whenever the published reviews change).
+ * A slow renderer: seconds of work at 10k reviews, so the snapshot is published with the previous
+ * insights and the new ones replace them when they land. Requests in flight when a new view arrives are
+ * answered in order; the engine's cache makes each recompute analyse only changed reviews.
  */
 export function createInsightsRenderer(options: InsightsRendererOptions): InsightsRenderer {
   const name = 'insights.json';
@@ -44,10 +46,11 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     // server renders in the worker and never needs it on the main thread.
     let engine: Promise<InsightsEngine> | null = null;
     return {
+      kind: 'slow',
       name,
       contentType: JSON_MEDIA_TYPE,
-      renderAsync: (view) =>
-        (engine ??= Promise.all([import('../insights/engine.js'), import('../absa-models.js')]).then(([m, models]) =>
+      render: ({ view }) =>
+        (engine ??= Promise.all([import('../../insights/engine.js'), import('../../absa-models.js')]).then(([m, models]) =>
           m.createInsightsEngine({ taxonomies: options.taxonomies, models: models.readShippedModels() }),
         )).then((e) => output(view, JSON.stringify(e.compute(view)))),
       close: () => Promise.resolve(),
@@ -79,9 +82,10 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
   };
 
   return {
+    kind: 'slow',
     name,
     contentType: JSON_MEDIA_TYPE,
-    renderAsync(view) {
+    render({ view }) {
       const id = nextId++;
       const { urls, ...rest } = view;
       const request: InsightsRequest = { id, view: rest, baseUrl: urls.base };

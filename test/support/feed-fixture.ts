@@ -1,8 +1,8 @@
-import { computeAggregate } from '../domain/aggregate.js';
-import { BusinessSchema, type Business } from '../domain/business.js';
-import type { Review } from '../domain/review.js';
-import { createServiceUrls } from '../domain/urls.js';
-import type { PublishedView } from '../snapshot/published-view.js';
+import { computeAggregate } from '../../src/domain/aggregate.js';
+import { BusinessSchema, type Business } from '../../src/domain/business.js';
+import type { Review } from '../../src/domain/review.js';
+import { createServiceUrls } from '../../src/domain/urls.js';
+import type { PublishedView } from '../../src/domain/published-view.js';
 
 /** Test data for the feed renderers: hand-written, fixed, so golden files never change by accident. */
 

@@ -1,4 +1,4 @@
-import type { Clock, Scheduler } from './clock.js';
+import type { Clock, Scheduler } from '../../src/websub/clock.js';
 
 /** A clock that moves only when told, and a scheduler whose timers fire as it moves (tests only). */
 export function createManualTime(start = Date.parse('2026-01-01T00:00:00.000Z')) {

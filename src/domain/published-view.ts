@@ -1,7 +1,7 @@
-import type { AggregateRating } from '../domain/aggregate.js';
-import type { Business } from '../domain/business.js';
-import type { Review } from '../domain/review.js';
-import type { ServiceUrls } from '../domain/urls.js';
+import type { AggregateRating } from './aggregate.js';
+import type { Business } from './business.js';
+import type { Review } from './review.js';
+import type { ServiceUrls } from './urls.js';
 
 /**
  * What every renderer reads: the published data of one snapshot. Immutable; built once per data

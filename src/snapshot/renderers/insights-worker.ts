@@ -4,9 +4,9 @@
  * life of the process; each message is one published view, each reply its insights document.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readShippedModels } from '../absa-models.js';
-import { createServiceUrls } from '../domain/urls.js';
-import { createInsightsEngine, type Taxonomy } from '../insights/index.js';
+import { readShippedModels } from '../../absa-models.js';
+import { createServiceUrls } from '../../domain/urls.js';
+import { createInsightsEngine, type Taxonomy } from '../../insights/index.js';
 import type { InsightsRequest, InsightsReply } from './insights-protocol.js';
 
 const engine = createInsightsEngine({ taxonomies: (workerData as { taxonomies: Taxonomy[] }).taxonomies, models: readShippedModels() });

@@ -1,0 +1,39 @@
+import type { PublishedView } from '../../domain/published-view.js';
+
+/** What a renderer reads: the published view, and each review's JSON already serialized once. */
+export interface RenderInput {
+  view: PublishedView;
+  /** Each published review's JSON, in the view's newest-first order. */
+  reviewJson: readonly string[];
+}
+
+export interface RenderOutput {
+  body: string;
+  lastModified: string;
+  /** The parsed document, for transports that serve parts of it (MCP get_insights). */
+  value?: unknown;
+}
+
+interface RendererBase {
+  /** The document's name in the snapshot (`reviews.json`, `insights.json`, `feed.json`, `feed.xml`). */
+  name: string;
+  contentType: string;
+}
+
+/** Milliseconds of work: rendered while the snapshot is built, before it is published. */
+export interface FastRenderer extends RendererBase {
+  kind: 'fast';
+  render(input: RenderInput): RenderOutput;
+}
+
+/**
+ * Seconds of work (insights at 10k reviews): rendered off the publication path. A new snapshot carries the
+ * previous snapshot's document until this one lands (snapshot.ts), so no request waits for it.
+ */
+export interface SlowRenderer extends RendererBase {
+  kind: 'slow';
+  render(input: RenderInput): Promise<RenderOutput>;
+}
+
+/** A whole-document renderer, run once per snapshot (style.md: store → snapshot → renderers → transports). */
+export type DocumentRenderer = FastRenderer | SlowRenderer;

@@ -1,0 +1,32 @@
+import type { Taxonomy } from '../../insights/taxonomy.js';
+import { datasetRenderer } from './dataset.js';
+import type { DocumentRenderer } from './document-renderer.js';
+import { atomRenderer, jsonFeedRenderer } from './feeds.js';
+import { createInsightsRenderer } from './insights.js';
+
+export interface Renderers {
+  /** Every document of a snapshot: reviews.json, insights.json, feed.json, feed.xml. */
+  list: DocumentRenderer[];
+  close(): Promise<void>;
+}
+
+export interface RenderersOptions {
+  /** Custom taxonomies (INSIGHTS_TAXONOMY_FILE, read by the composition root). */
+  taxonomies: Taxonomy[];
+  /** Run the insights engine in a worker thread (the server) or inline (tests, one-shot tools). */
+  worker: boolean;
+}
+
+/** The one home of rendering: the documents every snapshot publishes. */
+export function createDocumentRenderers(options: RenderersOptions = { taxonomies: [], worker: false }): Renderers {
+  // One engine per process (in a worker thread for the server): it caches each review's analysis,
+  // so a rebuild only analyses what changed.
+  const insights = createInsightsRenderer(options);
+  return {
+    list: [datasetRenderer, insights, jsonFeedRenderer, atomRenderer],
+    close: () => insights.close(),
+  };
+}
+
+export { datasetDocument, datasetJson, datasetRenderer } from './dataset.js';
+export type { DocumentRenderer, FastRenderer, RenderInput, RenderOutput, SlowRenderer } from './document-renderer.js';
