@@ -1,9 +1,9 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
+import { createOpenApiTransforms } from './openapi-document.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
 import { rejectOtherMethods } from './routes/methods.js';
@@ -87,8 +87,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
         { name: 'mcp', description: 'Model Context Protocol over streamable HTTP, for AI assistants.' },
       ],
     },
-    transform: createJsonSchemaTransform({}),
-    transformObject: createJsonSchemaTransformObject({}),
+    ...createOpenApiTransforms(),
   });
 
   registerDatasetRoutes(app, deps);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intent } from '../domain/websub-ports.js';
+import type { ResponseSpec } from '../domain/openapi-spec.js';
 import { parseHubRequest, type HubRequest, type HubRequestSchema } from './hub-request.js';
 import type { RateLimiter } from '../domain/rate-limit.js';
 
@@ -22,7 +23,11 @@ function plain(reply: FastifyReply, status: number, text: string): FastifyReply 
   return reply.code(status).type('text/plain; charset=utf-8').header('Cache-Control', 'no-store').send(`${text}\n`);
 }
 
-const text = (description: string) => ({ description, content: { 'text/plain': { schema: z.string() } } });
+const text = (description: string, example: string, headers: ResponseSpec['headers'] = ['Cache-Control']): ResponseSpec => ({
+  description,
+  content: { 'text/plain': { schema: z.string(), example } },
+  headers,
+});
 
 /** The OpenAPI description of the hub, from the same schema the handler validates with. */
 function hubOpenApiSchema(body: HubRequestSchema) {
@@ -34,13 +39,31 @@ function hubOpenApiSchema(body: HubRequestSchema) {
     tags: ['websub'],
     consumes: ['application/x-www-form-urlencoded'],
     body,
+    bodyExample: {
+      'hub.mode': 'subscribe',
+      'hub.topic': 'https://reviews.example.com/feed.xml',
+      'hub.callback': 'https://subscriber.example/callback',
+      'hub.secret': 'a-shared-secret',
+      'hub.lease_seconds': '86400',
+    },
     response: {
-      202: text('Accepted: verification of intent follows, after this response.'),
+      202: text(
+        'Accepted: verification of intent follows, after this response.',
+        'Accepted: the subscribe request will be verified with a GET to the callback.\n',
+      ),
       400: text(
         'Invalid request (missing field, bad mode, non-https callback, unknown topic, secret of 200 bytes or more, bad lease); nothing stored.',
+        'hub.callback must be an https: URL\n',
       ),
-      415: text('The body must be application/x-www-form-urlencoded.'),
-      429: text('Too many subscription requests from this address; see Retry-After.'),
+      415: text(
+        'The body must be application/x-www-form-urlencoded.',
+        'Hub requests must be sent as application/x-www-form-urlencoded (WebSub §5.1).\n',
+      ),
+      429: text(
+        'Too many subscription requests from this address; see Retry-After.',
+        'Too many subscription requests from 203.0.113.7; retry after 30 s.\n',
+        ['Retry-After', 'Cache-Control'],
+      ),
     },
   };
 }

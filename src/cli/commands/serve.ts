@@ -6,6 +6,12 @@ import { createLogger } from '../logger.js';
 
 const options = Object.fromEntries(CONFIG_KEYS.map((k) => [flagName(k), { type: 'string' as const }]));
 
+/** How to serve elsewhere, said at start-up and when the port is taken. */
+function anotherPort(port: number): string {
+  const other = port >= 65535 ? 8081 : port + 1;
+  return `Another port: PORT=${other} npm start, or npx review-data serve --port ${other}.`;
+}
+
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'serve the REST API, feeds, WebSub hub and MCP endpoint',
@@ -15,7 +21,14 @@ export const serveCommand: CliCommand = {
     const config = loadConfig(io.env, values as Record<string, string | undefined>);
     const log = createLogger(config.LOG_LEVEL, io.stderr);
     const server = await createServer(config, log);
-    await server.app.listen({ port: config.PORT, host: config.HOST });
+    try {
+      await server.app.listen({ port: config.PORT, host: config.HOST });
+    } catch (err) {
+      await server.close();
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      io.stderr.write(`Port ${config.PORT} on ${config.HOST} is already in use. ${anotherPort(config.PORT)}\n`);
+      return 1;
+    }
     const u = server.urls;
     const lines = [
       `Review Data Service is serving ${server.snapshots.current().view.business.name} (${server.snapshots.current().view.reviews.length} published reviews) from ${server.database.describe}`,
@@ -32,6 +45,7 @@ export const serveCommand: CliCommand = {
       `  WebSub hub   ${u.hub}`,
       `  MCP          ${u.mcp}`,
       `  OpenAPI      ${u.openapi}`,
+      anotherPort(config.PORT),
     ];
     io.stdout.write(lines.join('\n') + '\n');
 

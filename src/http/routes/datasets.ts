@@ -10,6 +10,7 @@ import { JSON_FEED_MEDIA_TYPE } from '../../feeds/json-feed.js';
 import { InsightsDocumentSchema } from '../../insights/schema.js';
 import type { SnapshotSource } from '../../snapshot/snapshot.js';
 import { negotiateFeedType } from '../negotiation.js';
+import { atomFeedExample, insightsExample, jsonFeedExample, reviewsDatasetExample } from '../openapi-examples.js';
 import { registerDocumentRoute } from './documents.js';
 
 /** The four whole documents, each served from the snapshot's precomputed bytes (contract §4). */
@@ -22,6 +23,7 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     description: 'Business metadata, the aggregate rating and every published review, newest first. A WebSub topic.',
     schema: DatasetDocumentSchema,
     mediaTypes: [JSON_MEDIA_TYPE],
+    example: reviewsDatasetExample,
     topic: (u) => u.reviewsJson,
     tags: ['datasets'],
   });
@@ -32,6 +34,7 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     summary: 'The insights dataset',
     description: 'Aspect-based sentiment, entities, topics, FAQ and summary, computed from the published reviews.',
     schema: InsightsDocumentSchema,
+    example: insightsExample,
     mediaTypes: [JSON_MEDIA_TYPE],
     tags: ['datasets'],
   });
@@ -42,6 +45,7 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     summary: 'JSON Feed 1.1 of the 50 newest reviews',
     description: 'A WebSub topic. Served as application/feed+json, or application/json when Accept admits only that.',
     schema: JsonFeedSchema,
+    example: jsonFeedExample,
     mediaTypes: [JSON_FEED_MEDIA_TYPE, JSON_MEDIA_TYPE],
     topic: (u) => u.feedJson,
     negotiate: negotiateFeedType,
@@ -54,6 +58,7 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     summary: 'Atom 1.0 feed of the 50 newest reviews',
     description: 'A WebSub topic.',
     schema: z.string(),
+    example: atomFeedExample,
     mediaTypes: [ATOM_MEDIA_TYPE],
     topic: (u) => u.feedXml,
     tags: ['feeds'],

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceUrls } from '../../domain/urls.js';
 import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.js';
-import { problemFor, sendProblem } from '../problem.js';
+import { problemFor, ProblemSchema, sendProblem } from '../problem.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
+import { REPRESENTATION_HEADERS, type ResponseHeader } from '../../domain/openapi-spec.js';
 import { notModifiedResponse } from './openapi-responses.js';
 
 export interface DocumentRoute {
@@ -16,6 +17,8 @@ export interface DocumentRoute {
   description: string;
   /** Zod schema of the body, for the OpenAPI description. */
   schema: z.ZodType;
+  /** An example body, for the OpenAPI description. */
+  example: unknown;
   /** Media types the route may answer with; the first is the default. */
   mediaTypes: string[];
   /** The WebSub topic URL when this document is one (contract §4: Link rel=hub and rel=self). */
@@ -31,6 +34,7 @@ export function registerDocumentRoute(
   deps: { snapshots: SnapshotSource; urls: ServiceUrls },
   route: DocumentRoute,
 ): void {
+  const topicHeaders: ResponseHeader[] = route.topic ? ['Link'] : [];
   const linkHeader = route.topic ? `<${deps.urls.hub}>; rel="hub", <${route.topic(deps.urls)}>; rel="self"` : undefined;
   app.get(route.url, {
     schema: {
@@ -40,10 +44,18 @@ export function registerDocumentRoute(
       tags: route.tags,
       response: {
         200: {
-          description: `${route.summary}. Sent with ETag, Last-Modified and Cache-Control.`,
-          content: Object.fromEntries(route.mediaTypes.map((m) => [m, { schema: route.schema }])),
+          description: `${route.summary}.`,
+          // One key per media type: parameters such as charset are not part of the key.
+          content: Object.fromEntries(route.mediaTypes.map((m) => [baseMediaType(m), { schema: route.schema, example: route.example }])),
+          headers: [...REPRESENTATION_HEADERS, ...topicHeaders],
         },
-        304: notModifiedResponse,
+        304: notModifiedResponse(topicHeaders),
+        503: {
+          description:
+            'The document is still being computed for the latest data (insights after a change); retry after Retry-After seconds.',
+          content: { 'application/json': { schema: ProblemSchema } },
+          headers: ['Retry-After', 'Cache-Control'],
+        },
       },
     },
     handler: async (request, reply) => {
@@ -62,4 +74,8 @@ export function registerDocumentRoute(
     },
   });
   rejectOtherMethods(app, route.url);
+}
+
+function baseMediaType(type: string): string {
+  return type.split(';')[0]!.trim();
 }

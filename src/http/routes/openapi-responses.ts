@@ -1,29 +1,39 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { REPRESENTATION_HEADERS, type ResponseHeader, type ResponseSpec } from '../../domain/openapi-spec.js';
 import { BARE_JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import { ProblemSchema } from '../problem.js';
 
-/**
- * 304 Not Modified: no body (RFC 9110 §15.4.5). A `null` schema is how @fastify/swagger documents a
- * response without content.
- */
-export const notModifiedResponse = z
-  .null()
-  .describe('Not Modified: the If-None-Match or If-Modified-Since condition matched. Empty body; ETag and Last-Modified are sent again.');
+/** 304 Not Modified: no body (RFC 9110 §15.4.5), the validators sent again. */
+export function notModifiedResponse(extra: ResponseHeader[] = []): ResponseSpec {
+  return {
+    description:
+      'Not Modified: the If-None-Match or If-Modified-Since condition matched. Empty body; ETag and Last-Modified are sent again.',
+    headers: [...REPRESENTATION_HEADERS, ...extra],
+  };
+}
 
-export const badRequestResponse = {
-  description: 'Invalid parameters: `issues` lists every problem, with the parameter name in `path`.',
-  content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema } },
-};
+function problemResponse(description: string, example: z.input<typeof ProblemSchema>): ResponseSpec {
+  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema, example } }, headers: ['Cache-Control'] };
+}
 
-export const notFoundResponse = {
-  description: 'No such resource.',
-  content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema } },
-};
+export const badRequestResponse = problemResponse('Invalid parameters: `issues` lists every problem, with the parameter name in `path`.', {
+  type: 'urn:review-data:problem:invalid-parameters',
+  title: 'Invalid parameters',
+  status: 400,
+  detail: 'rating must be a whole number from 1 to 5 (got 9)',
+  code: 'invalid_parameters',
+  issues: [{ path: ['rating'], code: 'too_big', message: 'rating must be a whole number from 1 to 5 (got 9)' }],
+});
+
+export const notFoundResponse = problemResponse('No such resource.', {
+  type: 'urn:review-data:problem:not-found',
+  title: 'Not found',
+  status: 404,
+  detail: 'There is no published review with that id.',
+  code: 'not_found',
+});
 
 /** A 200 with a JSON body; ETag, Last-Modified and Cache-Control are always sent with it. */
-export function jsonResponse(description: string, schema: z.ZodType) {
-  return {
-    description: `${description} Sent with ETag, Last-Modified and Cache-Control.`,
-    content: { [BARE_JSON_MEDIA_TYPE]: { schema } },
-  };
+export function jsonResponse(description: string, schema: z.ZodType, example: unknown): ResponseSpec {
+  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema, example } }, headers: REPRESENTATION_HEADERS };
 }

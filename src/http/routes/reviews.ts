@@ -11,6 +11,7 @@ import { findReview, reviewsSince, searchReviews, sinceDateIssue } from '../../s
 import { createRepresentation } from '../../snapshot/rendered-document.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
+import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
 import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse } from './openapi-responses.js';
 
 interface Deps {
@@ -27,8 +28,8 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       querystring: SearchFieldsSchema,
       response: {
-        200: jsonResponse('A page of matching reviews.', SearchResultSchema),
-        304: notModifiedResponse,
+        200: jsonResponse('A page of matching reviews.', SearchResultSchema, searchResultExample),
+        304: notModifiedResponse(),
         400: badRequestResponse,
       },
     },
@@ -49,8 +50,8 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       params: z.object({ date: DateSchema.describe('A calendar date, YYYY-MM-DD.') }),
       response: {
-        200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema),
-        304: notModifiedResponse,
+        200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema, sinceResultExample),
+        304: notModifiedResponse(),
         400: badRequestResponse,
       },
     },
@@ -74,8 +75,8 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       params: z.object({ id: z.string().describe('The review id.') }),
       response: {
-        200: jsonResponse('The review.', ReviewResultSchema),
-        304: notModifiedResponse,
+        200: jsonResponse('The review.', ReviewResultSchema, reviewResultExample),
+        304: notModifiedResponse(),
         404: notFoundResponse,
       },
     },
