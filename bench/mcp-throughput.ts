@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createTempDir, writeLargeDataset } from './lib/dataset.js';
 import { stopAllChildren } from './lib/processes.js';
-import { importDataset, ROOT, sqliteUrl, startService } from './lib/service.js';
+import { importDataset, ROOT, sqliteUrl, startService, waitForInsights } from './lib/service.js';
 
 const { values } = parseArgs({
   options: {
@@ -104,6 +104,8 @@ async function main(): Promise<void> {
     const file = writeLargeDataset(dir.path, size);
     await importDataset(file, sqliteUrl(dir.path));
     const service = await startService({ databaseUrl: sqliteUrl(dir.path) });
+    // Measure steady state, not the first seconds in which the insights are still being computed.
+    await waitForInsights(service);
     const mcp = `${service.base}/mcp`;
     const sessionId = await openSession(mcp);
     const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: FILTERS } };

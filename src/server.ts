@@ -104,7 +104,19 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     const mcp = async (a: FastifyInstance) => {
       const sessionStore = createMcpSessionStore(database.db);
       const { MCP_SESSION_TTL_SECONDS: sessionTtlSeconds, MCP_MAX_SESSIONS: maxSessions } = config;
-      await registerMcp(a, { snapshots, urls, sessionStore, sessionTtlSeconds, maxSessions });
+      const limits = {
+        maxBatch: config.MCP_MAX_BATCH,
+        maxAnswerBytes: config.MCP_MAX_ANSWER_BYTES,
+        sessionRateLimit: config.MCP_SESSION_RATE_LIMIT,
+      };
+      await registerMcp(a, {
+        snapshots,
+        urls,
+        sessionStore,
+        sessionTtlSeconds,
+        maxSessions,
+        limits,
+      });
     };
     const app = await createApp({
       snapshots,

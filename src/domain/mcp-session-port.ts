@@ -21,6 +21,6 @@ export interface McpSessionStore {
   removeExpired(now: string): Promise<number>;
   /** Sessions that have not expired at `now`. */
   countLive(now: string): Promise<number>;
-  /** Removes the `count` least recently used sessions. */
-  removeLeastRecentlyUsed(count: number): Promise<number>;
+  /** Removes the `count` least recently used sessions, only among those last used before `usedBefore` when given. */
+  removeLeastRecentlyUsed(count: number, usedBefore?: string): Promise<number>;
 }

@@ -10,8 +10,9 @@ export function serverInstructions(businessName: string): string {
     '- get_business: the business profile (contact, hours, services, technicians, service areas) and its aggregate rating. Call it first to learn the ids and names the other tools accept.',
     '- search_reviews: reviews filtered by rating, min_rating, since/until dates, query text, mentions_technician (id, name or alias) or mentions_service (a service id); sort newest|oldest|highest|lowest; page with next_cursor.',
     '- get_review: one review by id.',
-    '- get_reviews_since: every review on or after a date (what is new), optionally capped with limit.',
-    '- get_insights: aspect sentiment, mentioned entities, topics, FAQ and a summary; pass section for one part.',
+    '- get_reviews_since: reviews on or after a date (what is new), 20 per page by default; page with next_cursor.',
+    '- get_insights: aspect sentiment, mentioned entities, topics, FAQ and a summary, without evidence review ids unless include_review_ids is true; pass section for one part.',
+    'Answers are paged to fit a context window: search_reviews and get_reviews_since take fields (e.g. ["id","rating","text"]) to return only those review fields.',
     'Quote reviews faithfully and say how many reviews a claim rests on. The same data is served as REST, JSON Feed and Atom; the four documents are also readable as resources.',
   ].join('\n');
 }

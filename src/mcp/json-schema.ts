@@ -22,3 +22,18 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonS
   if (root.type !== 'object') throw new Error(`a tool schema must describe an object (got ${JSON.stringify(root.type)})`);
   return root as JsonSchemaObject;
 }
+
+/** The schema with `keys` removed from every `required` list, at any depth (keys an answer may leave out). */
+export function withOptionalKeys<T>(schema: T, keys: readonly string[]): T {
+  if (keys.length === 0) return schema;
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      out[key] = key === 'required' && Array.isArray(value) ? value.filter((k) => !keys.includes(k as string)) : walk(value);
+    }
+    return out;
+  };
+  return walk(schema) as T;
+}

@@ -7,11 +7,14 @@ import {
 } from '@modelcontextprotocol/server';
 import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import { DispatchTransport } from './dispatch-transport.js';
+import { ANSWER_TOO_LARGE } from './server-factory.js';
 import type { SessionManager } from './sessions.js';
 
 /** What the legacy handler needs of an HTTP request; `web()` builds a fetch Request only when needed. */
 export interface LegacyHttpRequest {
   method: string;
+  /** The client's address (behind TRUST_PROXY, the forwarded one), for per-address limits. */
+  ip?: string;
   header(name: string): string | undefined;
   web(): Request;
 }
@@ -54,6 +57,36 @@ export function requestIdOf(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/** A well-formed JSON-RPC 2.0 message (JSON-RPC 2.0 §4: `"jsonrpc"` MUST be exactly "2.0"). */
+function isJsonRpcMessage(m: unknown): boolean {
+  return isJSONRPCRequest(m) || isJSONRPCNotification(m) || isJSONRPCResponse(m);
+}
+
+/** The first `initialize` whose `protocolVersion` is not a string (MCP 2025-11-25 §Lifecycle: it is one). */
+function badInitialize(body: unknown): { id: string | number | null; message: string } | undefined {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  for (const m of messages) {
+    if (m === null || typeof m !== 'object' || (m as { method?: unknown }).method !== 'initialize') continue;
+    const params = (m as { params?: unknown }).params;
+    const version = params !== null && typeof params === 'object' ? (params as { protocolVersion?: unknown }).protocolVersion : undefined;
+    if (typeof version !== 'string') {
+      const message =
+        params === null || typeof params !== 'object'
+          ? 'Invalid params: initialize needs params { protocolVersion, capabilities, clientInfo }'
+          : `Invalid params: protocolVersion must be a string such as "2025-11-25" (got ${JSON.stringify(version) ?? 'nothing'})`;
+      return { id: requestIdOf(m), message };
+    }
+  }
+  return undefined;
+}
+
+export interface LegacyLimits {
+  /** MCP_MAX_BATCH */
+  maxBatch: number;
+  /** MCP_MAX_ANSWER_BYTES: the replies of one HTTP request together. */
+  maxAnswerBytes: number;
+}
+
 function isInitialize(body: unknown): boolean {
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   return messages.some((m) => m !== null && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize');
@@ -72,7 +105,14 @@ function isInitialize(body: unknown): boolean {
  * - `DELETE` ends the session; `GET` (the server-to-client stream) is 405: this server never sends
  *   unsolicited messages, which §Listening for Messages allows.
  */
-export function createLegacyHandler(deps: { factory: () => Server; sessions: SessionManager; onError?: (error: Error) => void }): {
+export function createLegacyHandler(deps: {
+  factory: () => Server;
+  sessions: SessionManager;
+  limits: LegacyLimits;
+  onError?: (error: Error) => void;
+  /** May this client open another session now (MCP_SESSION_RATE_LIMIT)? Seconds to wait when not. */
+  admit?: (request: LegacyHttpRequest) => { ok: true } | { ok: false; retryAfterSeconds: number };
+}): {
   handle(request: LegacyHttpRequest, parsedBody: unknown): Promise<LegacyAnswer>;
   close(): Promise<void>;
 } {
@@ -83,6 +123,13 @@ export function createLegacyHandler(deps: { factory: () => Server; sessions: Ses
 
   /** `initialize` through the SDK's own streamable HTTP transport, on a fresh instance. */
   async function open(request: LegacyHttpRequest, parsedBody: unknown): Promise<LegacyAnswer> {
+    const bad = badInitialize(parsedBody);
+    if (bad) return jsonRpcError(400, -32602, bad.message, bad.id);
+    const admitted = deps.admit?.(request) ?? { ok: true };
+    if (!admitted.ok) {
+      const message = `Too many new sessions from this address: try again in ${admitted.retryAfterSeconds} s, or keep using the session you have.`;
+      return jsonRpcError(429, -32000, message, requestIdOf(parsedBody), { 'Retry-After': String(admitted.retryAfterSeconds) });
+    }
     const server = deps.factory();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     if (deps.onError) transport.onerror = deps.onError;
@@ -91,8 +138,23 @@ export function createLegacyHandler(deps: { factory: () => Server; sessions: Ses
     if (answer.status !== 200 || answer.body === null) return answer;
     const version = (JSON.parse(answer.body) as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
     if (typeof version !== 'string') return answer;
-    const session = await deps.sessions.create(version);
-    return { ...answer, sessionId: session.id };
+    let created;
+    try {
+      created = await deps.sessions.create(version);
+    } catch (error) {
+      // The store could not record the session (disk full, database unreachable): a passing condition,
+      // not a bug, so the client is told to retry (RFC 9110 §15.6.4) instead of getting a 500.
+      deps.onError?.(error instanceof Error ? error : new Error(String(error)));
+      return jsonRpcError(503, -32000, 'Service unavailable: could not record the session; try again shortly.', requestIdOf(parsedBody), {
+        'Retry-After': '5',
+      });
+    }
+    if (!created.ok) {
+      return jsonRpcError(503, -32000, `Service unavailable: ${created.reason}`, requestIdOf(parsedBody), {
+        'Retry-After': String(created.retryAfterSeconds),
+      });
+    }
+    return { ...answer, sessionId: created.session.id };
   }
 
   /** JSON-RPC messages of a live session (§Sending Messages to the Server). */
@@ -103,30 +165,57 @@ export function createLegacyHandler(deps: { factory: () => Server; sessions: Ses
     }
     const batch = Array.isArray(parsedBody);
     const messages: unknown[] = batch ? parsedBody : [parsedBody];
-    if (
-      messages.length === 0 ||
-      messages.length > 100 ||
-      !messages.every((m) => isJSONRPCRequest(m) || isJSONRPCNotification(m) || isJSONRPCResponse(m))
-    ) {
-      return jsonRpcError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+    if (messages.length > deps.limits.maxBatch) {
+      const message = `Invalid Request: a batch of ${messages.length} messages exceeds this server's limit of ${deps.limits.maxBatch}; send fewer per request.`;
+      return jsonRpcError(400, -32600, message);
+    }
+    // Valid JSON that is not a JSON-RPC 2.0 message is an Invalid Request (JSON-RPC 2.0 §5.1), not a parse error.
+    if (messages.length === 0 || !messages.every(isJsonRpcMessage)) {
+      return jsonRpcError(
+        400,
+        -32600,
+        'Invalid Request: not a JSON-RPC 2.0 message (or batch of them)',
+        batch ? null : requestIdOf(parsedBody),
+      );
     }
     await connected;
-    const replies = await Promise.all(
-      messages.map((m) => {
-        if (isJSONRPCRequest(m)) return dispatch.request(m);
-        if (isJSONRPCNotification(m)) dispatch.notify(m);
-        return undefined;
-      }),
-    );
-    const answered = replies.filter((r) => r !== undefined);
-    if (answered.length === 0) return { status: 202, headers: {}, body: null, sessionId };
-    const body = JSON.stringify(batch ? answered : answered[0]);
+    // One message at a time, within a byte budget for the whole answer (issue 11 H1): once the replies
+    // so far reach MCP_MAX_ANSWER_BYTES, the remaining requests are answered with an error, not run.
+    const parts: string[] = [];
+    let bytes = 0;
+    for (const m of messages) {
+      if (isJSONRPCNotification(m)) dispatch.notify(m);
+      if (!isJSONRPCRequest(m)) continue;
+      const reply =
+        bytes >= deps.limits.maxAnswerBytes
+          ? {
+              jsonrpc: '2.0',
+              id: m.id,
+              error: {
+                code: ANSWER_TOO_LARGE,
+                message: `This batch's answer reached the limit of ${deps.limits.maxAnswerBytes} bytes; send this request again on its own.`,
+              },
+            }
+          : await dispatch.request(m);
+      const text = JSON.stringify(reply);
+      bytes += text.length;
+      parts.push(text);
+    }
+    if (parts.length === 0) return { status: 202, headers: {}, body: null, sessionId };
+    const body = batch ? `[${parts.join(',')}]` : parts[0]!;
     return { status: 200, headers: { 'content-type': BARE_JSON_MEDIA_TYPE }, body, sessionId };
   }
 
   return {
     async handle(request, parsedBody) {
       const method = request.method;
+      if (method === 'POST') {
+        const messages: unknown[] = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
+        if (messages.length > 0 && messages.some((m) => m !== null && typeof m === 'object' && !isJsonRpcMessage(m) && !badInitialize(m))) {
+          const message = 'Invalid Request: not a JSON-RPC 2.0 message (or batch of them); "jsonrpc" must be "2.0"';
+          return jsonRpcError(400, -32600, message, Array.isArray(parsedBody) ? null : requestIdOf(parsedBody));
+        }
+      }
       if (method === 'POST' && isInitialize(parsedBody)) return open(request, parsedBody);
       if (method !== 'POST' && method !== 'GET' && method !== 'DELETE')
         return jsonRpcError(405, -32000, 'Method not allowed.', null, { Allow: ALLOW });

@@ -35,7 +35,7 @@ export function renderPrompt(name: string, args: Record<string, string>) {
     return {
       description: prompt.description,
       ...userMessage(
-        `Call get_reviews_since with date ${JSON.stringify(since)} and summarize the new reviews: how many, the rating spread, what was praised, what was criticised, and any owner replies. Quote short passages.`,
+        `Call get_reviews_since with date ${JSON.stringify(since)} and summarize the new reviews (its total says how many; follow next_cursor for the pages after the first): how many, the rating spread, what was praised, what was criticised, and any owner replies. Quote short passages.`,
       ),
     };
   }

@@ -4,12 +4,13 @@ import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcont
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
-import { createLegacyHandler, jsonRpcError, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
+import { createLegacyHandler, jsonRpcError, requestIdOf, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
 import { createModernToolCalls } from './modern-tool-calls.js';
 import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
 import { createServerFactory, TOOL_NAMES } from './server-factory.js';
 import type { McpSessionStore } from '../domain/mcp-session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
+import { createRateLimiter } from '../domain/rate-limit.js';
 
 export interface McpDeps {
   snapshots: SnapshotSource;
@@ -19,10 +20,24 @@ export interface McpDeps {
   sessionTtlSeconds: number;
   /** MCP_MAX_SESSIONS */
   maxSessions: number;
+  /** Per-request bounds (issue 11 H1, M4); defaults: MCP_LIMIT_DEFAULTS. */
+  limits?: Partial<McpLimits>;
   /** Injected clock for session expiry (tests). */
   now?: () => number;
   sweepIntervalMs?: number;
 }
+
+export interface McpLimits {
+  /** MCP_MAX_BATCH */
+  maxBatch: number;
+  /** MCP_MAX_ANSWER_BYTES */
+  maxAnswerBytes: number;
+  /** MCP_SESSION_RATE_LIMIT: new sessions per client address per minute; 0 is no limit. */
+  sessionRateLimit: number;
+}
+
+/** The configuration defaults (config.ts), for callers that build the endpoint without a Config. */
+export const MCP_LIMIT_DEFAULTS: McpLimits = { maxBatch: 20, maxAnswerBytes: 4 * 1024 * 1024, sessionRateLimit: 30 };
 
 export interface McpEndpoint {
   sessions: SessionManager;
@@ -60,6 +75,15 @@ function claimsModern(body: unknown): boolean {
   return meta !== null && typeof meta === 'object' && 'io.modelcontextprotocol/protocolVersion' in meta;
 }
 
+function acceptsJsonAndSse(accept: string | undefined): boolean {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  const any = types.includes('*/*');
+  return (
+    (any || types.includes('application/json') || types.includes('application/*')) &&
+    (any || types.includes('text/event-stream') || types.includes('text/*'))
+  );
+}
+
 // Answers are never cached: a session's next answer may differ, and errors are per request.
 const NO_STORE = 'no-store';
 
@@ -93,7 +117,8 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
  */
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<McpEndpoint> {
   const onError = (error: Error) => app.log.debug({ err: error }, 'MCP request rejected');
-  const factory = createServerFactory({ snapshots: deps.snapshots, urls: deps.urls });
+  const limits = { ...MCP_LIMIT_DEFAULTS, ...deps.limits };
+  const factory = createServerFactory({ snapshots: deps.snapshots, urls: deps.urls, maxAnswerBytes: limits.maxAnswerBytes });
   const sessions = createSessionManager({
     store: deps.sessionStore,
     ttlSeconds: deps.sessionTtlSeconds,
@@ -102,8 +127,16 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     ...(deps.sweepIntervalMs !== undefined ? { sweepIntervalMs: deps.sweepIntervalMs } : {}),
     onError: (err) => app.log.warn({ err }, 'could not sweep expired MCP sessions'),
   });
-  const legacy = createLegacyHandler({ factory, sessions, onError });
-  const modern = createMcpHandler(factory, { legacy: 'reject', onerror: onError });
+  const now = deps.now ?? Date.now;
+  const sessionLimiter = createRateLimiter({ perMinute: limits.sessionRateLimit, clock: { now } });
+  const legacy = createLegacyHandler({
+    factory: () => factory(),
+    sessions,
+    limits,
+    onError,
+    admit: (request) => sessionLimiter.take(request.ip ?? 'unknown'),
+  });
+  const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: onError });
   const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError });
 
   await app.register(async (scope) => {
@@ -125,6 +158,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
       let web: Request | undefined;
       const http: LegacyHttpRequest = {
         method: request.method,
+        ip: request.ip,
         header: (name) => {
           const value = request.headers[name];
           return Array.isArray(value) ? value.join(', ') : value;
@@ -134,6 +168,19 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
       const era = plainLegacy(request, parsedBody) ? 'legacy' : claimsModern(parsedBody) ? 'modern' : undefined;
       if (era === 'legacy' || (era === undefined && (await isLegacyRequest(http.web(), parsedBody)))) {
         return sendAnswer(reply, await legacy.handle(http, parsedBody));
+      }
+      // Streamable HTTP (MCP 2025-11-25 and 2026-07-28 §Transports): a POST must accept both JSON and SSE;
+      // the SDK's modern handler does not check, the legacy one does, and docs/mcp.md promises 406 for both.
+      if (request.method === 'POST' && !acceptsJsonAndSse(http.header('accept'))) {
+        return sendAnswer(
+          reply,
+          jsonRpcError(
+            406,
+            -32000,
+            'Not Acceptable: Client must accept both application/json and text/event-stream',
+            requestIdOf(parsedBody),
+          ),
+        );
       }
       const toolCall = era === 'modern' ? modernToolCalls.accepts(http.header, parsedBody) : undefined;
       if (toolCall) return sendAnswer(reply, await modernToolCalls.handle(toolCall));

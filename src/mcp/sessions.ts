@@ -5,7 +5,10 @@ export interface SessionManagerOptions {
   store: McpSessionStore;
   /** Idle time after which a session expires (MCP_SESSION_TTL_SECONDS). */
   ttlSeconds: number;
-  /** Live sessions kept at most; creating one more evicts the least recently used (MCP_MAX_SESSIONS). */
+  /**
+   * Live sessions kept at most (MCP_MAX_SESSIONS); creating one more evicts the least recently used idle
+   * one, and is refused while every live session is in use.
+   */
   maxSessions: number;
   /** Injected clock (tests); defaults to the wall clock. */
   now?: () => number;
@@ -16,8 +19,11 @@ export interface SessionManagerOptions {
 
 export type SessionLookup = { ok: true; session: McpSessionRecord } | { ok: false };
 
+/** A new session, or why none could be made now (every live session is in use). */
+export type SessionCreation = { ok: true; session: McpSessionRecord } | { ok: false; reason: string; retryAfterSeconds: number };
+
 export interface SessionManager {
-  create(protocolVersion: string): Promise<McpSessionRecord>;
+  create(protocolVersion: string): Promise<SessionCreation>;
   /** The live session with this id, its idle timer restarted; `ok: false` when unknown, expired or ended. */
   use(id: string): Promise<SessionLookup>;
   end(id: string): Promise<boolean>;
@@ -42,6 +48,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   // may lag its last use by this much (a tenth of the TTL, at most a minute).
   const touchSlackMs = Math.min(ttlMs / 10, 60_000);
   const iso = (ms: number) => new Date(ms).toISOString();
+  // A session used within this window is in use and is never evicted to make room (issue 11 M4: eviction
+  // must not be aimable at live clients). Last use is recorded with up to touchSlackMs of lag.
+  const activeWindowMs = Math.min(ttlMs, 5 * 60_000) + touchSlackMs;
 
   let timer: NodeJS.Timeout | undefined;
   if (options.sweepIntervalMs !== 0) {
@@ -58,7 +67,12 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const live = await store.countLive(iso(t));
       if (live >= maxSessions) {
         await store.removeExpired(iso(t));
-        await store.removeLeastRecentlyUsed(live - maxSessions + 1);
+        const excess = live - maxSessions + 1;
+        const evicted = await store.removeLeastRecentlyUsed(excess, iso(t - activeWindowMs));
+        if (evicted < excess && (await store.countLive(iso(t))) >= maxSessions) {
+          const retryAfterSeconds = Math.ceil(Math.min(activeWindowMs, ttlMs) / 1000);
+          return { ok: false, reason: `all ${maxSessions} sessions are in use; try again later.`, retryAfterSeconds };
+        }
       }
       const session: McpSessionRecord = {
         id: randomBytes(32).toString('base64url'),
@@ -68,7 +82,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         expiresAt: iso(t + ttlMs),
       };
       await store.insert(session);
-      return session;
+      return { ok: true, session };
     },
 
     async use(id) {

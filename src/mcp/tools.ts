@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { DatasetDocumentSchema } from '../domain/dataset.js';
 import { DateSchema } from '../domain/dates.js';
 import { ERROR_CODES, toIssues, type ErrorCode, type Issue } from '../domain/errors.js';
+import { ReviewFieldsSchema, projectReviewJson } from '../domain/review-fields.js';
+import { ReviewSchema } from '../domain/review.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../domain/results.js';
-import { parseSearchArguments, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
+import { parseSearchArguments, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
 import { withDecodedCursor } from '../domain/search-query.js';
 import { InsightsDocumentSchema, InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
 import { pickInsightsSection } from '../insights/sections.js';
-import { findReview, searchReviews, sinceAnswer, sinceDateIssue } from '../snapshot/queries.js';
+import { findReview, searchReviews, sinceDateIssue, sincePage } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** What a tool call produced: the JSON text of a result, or an error (contract §5). */
@@ -20,11 +22,14 @@ export interface ToolDefinition {
   /** Validation happens in `call`, with the REST rules; these schemas are what tools/list shows. */
   inputSchema: z.ZodType;
   outputSchema: z.ZodType;
+  /** Keys the answer may leave out wherever they appear (dropped from every `required` of the outputSchema). */
+  omittableKeys?: readonly string[];
   call(args: Record<string, unknown>, snapshot: Snapshot): ToolOutcome;
 }
 
-// MCP `get_reviews_since` caps its page like search does; without `limit` it returns every match.
+// MCP `get_reviews_since` pages like search does (contract §5: limit 1..100, default 20, cursor).
 export const SINCE_LIMIT_MAX = SEARCH_LIMIT_MAX;
+export const SINCE_LIMIT_DEFAULT = SEARCH_LIMIT_DEFAULT;
 
 export const BusinessResultSchema = DatasetDocumentSchema.pick({ business: true, aggregate_rating: true });
 
@@ -34,12 +39,33 @@ export const SinceArgumentsSchema = z.object({
     .int()
     .min(1)
     .max(SINCE_LIMIT_MAX)
-    .optional()
-    .describe(`Return at most this many (newest first), 1 to ${SINCE_LIMIT_MAX}; omit it for all.`),
+    .default(SINCE_LIMIT_DEFAULT)
+    .describe(`Reviews per page (newest first), 1 to ${SINCE_LIMIT_MAX}, default ${SINCE_LIMIT_DEFAULT}.`),
+  cursor: z.string().max(1000).optional().describe('Opaque cursor from a previous next_cursor, for the next page.'),
+  fields: ReviewFieldsSchema,
+});
+
+/** `search_reviews`: the REST search parameters, plus `fields` (contract §5). */
+export const SearchArgumentsSchema = SearchFieldsSchema.extend({ fields: ReviewFieldsSchema });
+
+// With `fields`, a review carries only the fields asked for.
+const PartialReviewsSchema = z.array(ReviewSchema.partial()).describe('The reviews; only the requested fields when `fields` was given.');
+
+export const SearchToolResultSchema = SearchResultSchema.extend({ reviews: PartialReviewsSchema });
+
+export const SinceToolResultSchema = SinceResultSchema.extend({
+  total: z.int().min(0).describe('Reviews dated on or after `since`, over all pages.'),
+  count: z.int().min(0).describe('Reviews in this page.'),
+  reviews: PartialReviewsSchema,
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
 });
 
 export const InsightsArgumentsSchema = z.object({
   section: InsightsSectionNameSchema.optional().describe('Return only this section of the insights document.'),
+  include_review_ids: z
+    .boolean()
+    .default(false)
+    .describe('Also return the evidence review id lists (`review_ids`); left out by default to keep the answer small.'),
 });
 
 const invalid = (issues: Issue[]): ToolOutcome => ({
@@ -51,6 +77,21 @@ const invalid = (issues: Issue[]): ToolOutcome => ({
 
 // get_business answers the same bytes until the data changes.
 const businessJson = new WeakMap<Snapshot, string>();
+
+/** The value without any `review_ids` key, at any depth (the counts beside them stay). */
+function withoutReviewIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutReviewIds);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (key !== 'review_ids') out[key] = withoutReviewIds(v);
+  return out;
+}
+
+// The compact insights document, computed once per snapshot.
+const compactInsights = new WeakMap<Snapshot, InsightsDocument>();
+
+/** One field list as a set, or undefined when the whole review is wanted. */
+const fieldSet = (fields: readonly string[] | undefined) => (fields ? new Set(fields) : undefined);
 
 /**
  * The five tools of contract §5, each a thin call into the same snapshot queries REST uses, so an
@@ -79,13 +120,21 @@ export function createTools(): ToolDefinition[] {
       name: 'search_reviews',
       title: 'Search reviews',
       description:
-        'Find published reviews by exact rating or minimum rating, date range, text, a technician (id, name or alias) or a service id; all filters combine with AND. Results are paged: pass next_cursor back as cursor. The same search as GET /api/reviews/search.',
-      inputSchema: SearchFieldsSchema,
-      outputSchema: SearchResultSchema,
+        'Find published reviews by exact rating or minimum rating, date range, text, a technician (id, name or alias) or a service id; all filters combine with AND. Pages of `limit` reviews (default 20, at most 100): pass next_cursor back as cursor for more. `fields` (e.g. ["id","rating","text"]) returns only those review fields, to fit more reviews in fewer tokens. The same search as GET /api/reviews/search.',
+      inputSchema: SearchArgumentsSchema,
+      outputSchema: SearchToolResultSchema,
       call(args, snapshot) {
-        const parsed = withDecodedCursor(parseSearchArguments(args));
-        if (!parsed.ok) return invalid(parsed.issues);
-        return { ok: true, json: searchReviews(snapshot, parsed.value).json };
+        const { fields: rawFields, ...rest } = args;
+        const fields = ReviewFieldsSchema.safeParse(rawFields);
+        const parsed = withDecodedCursor(parseSearchArguments(rest));
+        if (!parsed.ok || !fields.success)
+          return invalid([...(parsed.ok ? [] : parsed.issues), ...(fields.success ? [] : toIssues(fields.error, ['fields']))]);
+        const result = searchReviews(snapshot, parsed.value);
+        const keep = fieldSet(fields.data);
+        if (!keep) return { ok: true, json: result.json };
+        const answer = JSON.parse(result.json) as { reviews: unknown[] };
+        answer.reviews = answer.reviews.map((r) => JSON.parse(projectReviewJson(JSON.stringify(r), keep)) as unknown);
+        return { ok: true, json: JSON.stringify(answer) };
       },
     },
     {
@@ -106,9 +155,9 @@ export function createTools(): ToolDefinition[] {
       name: 'get_reviews_since',
       title: 'Reviews since a date',
       description:
-        'Every published review dated on or after a date, newest first: what is new since the last visit. `total` counts all of them; `limit` caps how many are returned.',
+        'Published reviews dated on or after a date, newest first: what is new since the last visit. Paged: `limit` reviews per page (default 20, at most 100); `total` counts all of them, and next_cursor, passed back as cursor, gets the next page. `fields` (e.g. ["id","date","rating"]) returns only those review fields.',
       inputSchema: SinceArgumentsSchema,
-      outputSchema: SinceResultSchema,
+      outputSchema: SinceToolResultSchema,
       call(args, snapshot) {
         const parsed = SinceArgumentsSchema.safeParse(args);
         if (!parsed.success) {
@@ -117,27 +166,34 @@ export function createTools(): ToolDefinition[] {
           const issues = toIssues(parsed.error).map((i) => (i.path[0] === 'date' && typeof date === 'string' ? sinceDateIssue(date) : i));
           return invalid(issues);
         }
-        const { date, limit } = parsed.data;
-        return { ok: true, json: sinceAnswer(snapshot, date, limit).json };
+        const { date, limit, cursor, fields } = parsed.data;
+        const query = withDecodedCursor({ ok: true, value: { since: date, limit, sort: 'newest', ...(cursor ? { cursor } : {}) } });
+        if (!query.ok) return invalid(query.issues);
+        return { ok: true, json: sincePage(snapshot, date, query.value, fieldSet(fields)).json };
       },
     },
     {
       name: 'get_insights',
       title: 'Review insights',
       description:
-        'What customers say, computed from the published reviews: aspect sentiment (price, punctuality, ...), technicians, services and areas mentioned, recurring topics, frequently asked questions answered by reviews, and a summary. Pass `section` for one part only.',
+        'What customers say, computed from the published reviews: aspect sentiment (price, punctuality, ...), technicians, services and areas mentioned, recurring topics, frequently asked questions answered by reviews, and a summary. Compact by default: the evidence review id lists (`review_ids`) are left out, their counts stay; pass include_review_ids: true for them (then get_review fetches one). Pass `section` for one part only.',
       inputSchema: InsightsArgumentsSchema,
       outputSchema: insightsOutput,
+      omittableKeys: ['review_ids'],
       call(args, snapshot) {
         const parsed = InsightsArgumentsSchema.safeParse(args);
         if (!parsed.success) return invalid(toIssues(parsed.error));
         const doc = snapshot.documents.get('insights.json');
-        if (!doc) return { ok: false, code: 'unavailable', detail: 'The insights document is not available.' };
-        const { section } = parsed.data;
-        if (section === undefined) return { ok: true, json: doc.body.toString('utf8') };
         const value = snapshot.values.get('insights.json') as InsightsDocument | undefined;
-        if (!value) return { ok: false, code: 'unavailable', detail: 'The insights document is not available.' };
-        return { ok: true, json: JSON.stringify(pickInsightsSection(value, section)) };
+        if (!doc || !value) return { ok: false, code: 'unavailable', detail: 'The insights document is not available.' };
+        const { section, include_review_ids } = parsed.data;
+        if (section === undefined && include_review_ids) return { ok: true, json: doc.body.toString('utf8') };
+        let shown = value;
+        if (!include_review_ids) {
+          shown = compactInsights.get(snapshot) ?? (withoutReviewIds(value) as InsightsDocument);
+          compactInsights.set(snapshot, shown);
+        }
+        return { ok: true, json: JSON.stringify(section === undefined ? shown : pickInsightsSection(shown, section)) };
       },
     },
   ];

@@ -1,4 +1,5 @@
 import type { Issue } from '../domain/errors.js';
+import { projectReviewJson } from '../domain/review-fields.js';
 import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, type Representation } from './rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
@@ -105,4 +106,21 @@ export function reviewsSince(snapshot: Snapshot, date: string): Representation {
   cache.entries.set(date, rep);
   cache.bytes += size;
   return rep;
+}
+
+/**
+ * MCP `get_reviews_since` (contract §5, answers sized for a context window): one page of the since
+ * answer, `{ since, count, total, reviews, next_cursor }`. The reviews on or after a date, newest first,
+ * are exactly the `newest` search with that `since`, so paging uses the search index and its cursors;
+ * `fields` keeps only those review fields.
+ */
+export function sincePage(snapshot: Snapshot, date: string, query: SearchQuery, fields?: ReadonlySet<string>): { json: string } {
+  const page = snapshot.index.search({ ...query, since: date, sort: 'newest' });
+  const reviews = page.positions
+    .map((p) => (fields ? projectReviewJson(snapshot.reviewJson[p]!, fields) : snapshot.reviewJson[p]))
+    .join(',');
+  const json =
+    `{"since":${JSON.stringify(date)},"count":${page.positions.length},"total":${page.total},` +
+    `"reviews":[${reviews}],"next_cursor":${JSON.stringify(page.next_cursor)}}`;
+  return { json };
 }

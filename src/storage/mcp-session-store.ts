@@ -68,9 +68,11 @@ export function createMcpSessionStore(database: Kysely<Database>): McpSessionSto
       return Number(r?.n ?? 0);
     },
 
-    async removeLeastRecentlyUsed(count) {
+    async removeLeastRecentlyUsed(count, usedBefore) {
       if (count <= 0) return 0;
-      const victims = db.selectFrom('mcp_sessions').select('id').orderBy('last_used_at', 'asc').orderBy('id', 'asc').limit(count);
+      let victims = db.selectFrom('mcp_sessions').select('id');
+      if (usedBefore !== undefined) victims = victims.where('last_used_at', '<', usedBefore);
+      victims = victims.orderBy('last_used_at', 'asc').orderBy('id', 'asc').limit(count);
       const r = await db.deleteFrom('mcp_sessions').where('id', 'in', victims).executeTakeFirst();
       return Number(r.numDeletedRows);
     },

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Intent } from '../domain/websub-ports.js';
 import type { ResponseSpec } from '../domain/openapi-spec.js';
 import { parseHubRequest, type HubRequest, type HubRequestSchema } from './hub-request.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../domain/rate-limit.js';
 
 export const HUB_PATH = '/api/websub/hub';
 /** A subscription request is a few hundred bytes; 16 KiB leaves room for long callback URLs. */

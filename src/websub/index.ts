@@ -12,7 +12,7 @@ import { hubRoutePlugin, type HubRouteKit } from './hub-route.js';
 import { createGroupCommit } from './group-commit.js';
 import { claimLeaseMs, createHubWorker, type HubWorker } from './hub-worker.js';
 import { grantLease } from './lease.js';
-import { createRateLimiter } from './rate-limit.js';
+import { createRateLimiter } from '../domain/rate-limit.js';
 import { createTopicContentSource } from './topic-content.js';
 import { createTopicSet } from './topic-url.js';
 

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { registerMcp, type McpEndpoint } from '../../src/mcp/register-mcp.js';
+import { registerMcp, type McpEndpoint, type McpLimits } from '../../src/mcp/register-mcp.js';
 import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import type { McpSessionStore } from '../../src/domain/mcp-session-port.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
 import { fixtureState } from '../support/fixture.js';
 
@@ -29,6 +30,11 @@ export interface McpTestOptions {
   ttlSeconds?: number;
   maxSessions?: number;
   now?: () => number;
+  limits?: Partial<McpLimits>;
+  /** Wraps the session store (to make it fail, as a full disk would). */
+  wrapSessionStore?: (store: McpSessionStore) => McpSessionStore;
+  /** A snapshot other than the fixture's (the large-dataset tests). */
+  snapshot?: Snapshot;
 }
 
 /** The real app with the MCP endpoint over the fixture snapshot, as `createServer` wires them. */
@@ -36,7 +42,7 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
   const config = loadConfig({ BASE_URL: 'http://127.0.0.1' });
   const urls = createServiceUrls(config.BASE_URL);
   const renderers = createDocumentRenderers();
-  const snapshot = await renderSnapshot(fixtureState(), urls, renderers.list);
+  const snapshot = options.snapshot ?? (await renderSnapshot(fixtureState(), urls, renderers.list));
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
   let mcp: McpEndpoint | undefined;
   const app = await createApp({
@@ -47,10 +53,12 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
         mcp = await registerMcp(a, {
           snapshots: { current: () => snapshot },
           urls,
-          sessionStore: createMcpSessionStore(database.db),
+          sessionStore: (options.wrapSessionStore ?? ((x) => x))(createMcpSessionStore(database.db)),
           sessionTtlSeconds: options.ttlSeconds ?? 1800,
           maxSessions: options.maxSessions ?? 10_000,
           sweepIntervalMs: 0,
+          // Tests open many sessions from one address; the rate limit has its own test.
+          limits: { sessionRateLimit: 0, ...options.limits },
           ...(options.now ? { now: options.now } : {}),
         });
       },

@@ -13,7 +13,7 @@ describe('MCP 2026-07-28 tool calls', () => {
       snapshots: { current: () => t.snapshot },
       urls: t.urls,
     });
-    sdk = createMcpHandler(factory, { legacy: 'reject' });
+    sdk = createMcpHandler(() => factory(), { legacy: 'reject' });
   });
   afterAll(async () => {
     await sdk.close();

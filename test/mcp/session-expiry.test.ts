@@ -53,18 +53,50 @@ describe('MCP sessions: idle expiry and bound', () => {
     expect(await rows()).toBe(0);
   });
 
-  it('creating a session beyond MCP_MAX_SESSIONS evicts the least recently used', async () => {
+  it('creating a session beyond MCP_MAX_SESSIONS evicts the least recently used idle one', async () => {
     t = await createMcpTestApp({ maxSessions: 3, now });
     const a = await open();
     advance(1);
     const b = await open();
     advance(1);
     const c = await open();
-    advance(100);
-    expect(await ping(a)).toBe(200); // a is now the most recently used
+    advance(400); // all three idle for more than the in-use window (5 min plus the last-use lag)
+    expect(await ping(a)).toBe(200); // a is now in use
     const d = await open();
     expect(await rows()).toBe(3);
     expect(await ping(b)).toBe(404);
     for (const s of [a, c, d]) expect(await ping(s)).toBe(200);
+  });
+
+  it('never evicts a session in use: at the bound with every session active, initialize is a 503 with Retry-After', async () => {
+    t = await createMcpTestApp({ maxSessions: 3, now });
+    const live = [await open(), await open(), await open()];
+    advance(60);
+    const r = await t.app.inject({ method: 'POST', url: '/mcp', headers: legacyHeaders(), payload: INITIALIZE });
+    expect(r.statusCode).toBe(503);
+    expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    expect(r.json()).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32000 } });
+    expect(r.headers['mcp-session-id']).toBeUndefined();
+    for (const s of live) expect(await ping(s)).toBe(200);
+  });
+
+  it('rate-limits new sessions per client address (MCP_SESSION_RATE_LIMIT): 429 with Retry-After, live sessions unharmed', async () => {
+    t = await createMcpTestApp({ maxSessions: 50, now, limits: { sessionRateLimit: 3 } });
+    const mine = [await open(), await open(), await open()];
+    const r = await t.app.inject({ method: 'POST', url: '/mcp', headers: legacyHeaders(), payload: INITIALIZE });
+    expect(r.statusCode).toBe(429);
+    expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    expect(r.json()).toMatchObject({ error: { code: -32000, message: expect.stringContaining('Too many new sessions') } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: legacyHeaders(),
+      payload: INITIALIZE,
+      remoteAddress: '203.0.113.9',
+    });
+    expect(other.statusCode).toBe(200);
+    for (const s of mine) expect(await ping(s)).toBe(200);
+    advance(20); // the bucket refills: 3 a minute
+    expect((await t.app.inject({ method: 'POST', url: '/mcp', headers: legacyHeaders(), payload: INITIALIZE })).statusCode).toBe(200);
   });
 });

@@ -69,7 +69,19 @@ describe('MCP tools', () => {
     }
     const search = tools.find((x) => x.name === 'search_reviews')!;
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
-      ['cursor', 'limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'sort', 'until'].sort(),
+      [
+        'cursor',
+        'fields',
+        'limit',
+        'mentions_service',
+        'mentions_technician',
+        'min_rating',
+        'query',
+        'rating',
+        'since',
+        'sort',
+        'until',
+      ].sort(),
     );
   });
 
@@ -78,17 +90,61 @@ describe('MCP tools', () => {
     expect(payload(await call('get_business', {}))).toEqual({ business: doc.business, aggregate_rating: doc.aggregate_rating });
     for (const { id } of doc.reviews.slice(0, 5))
       expect(payload(await call('get_review', { id }))).toEqual((await rest(`/api/reviews/${encodeURIComponent(id)}`)).body);
-    for (const date of ['2025-01-01', '2024-02-29', '2099-01-01']) {
+    for (const date of ['2024-01-01', '2025-01-01', '2024-02-29', '2099-01-01']) {
       const since = (await rest(`/api/reviews/since/${date}`)).body as { count: number; reviews: unknown[] };
-      expect(payload(await call('get_reviews_since', { date }))).toEqual(since);
+      // Contract §5: pages of 20 by default, next_cursor to the next; the pages together are the REST answer.
+      const pages: unknown[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page = payload(await call('get_reviews_since', { date, ...(cursor ? { cursor } : {}) })) as {
+          reviews: unknown[];
+          count: number;
+          total: number;
+          next_cursor: string | null;
+        };
+        expect(page).toMatchObject({ since: date, count: page.reviews.length, total: since.count });
+        expect(page.count).toBe(Math.min(20, since.count - pages.length));
+        pages.push(...page.reviews);
+        cursor = page.next_cursor;
+      } while (cursor);
+      expect(pages).toEqual(since.reviews);
       const capped = payload(await call('get_reviews_since', { date, limit: 2 }));
-      expect(capped).toEqual({ since: date, count: Math.min(2, since.count), total: since.count, reviews: since.reviews.slice(0, 2) });
+      expect(capped).toMatchObject({
+        since: date,
+        count: Math.min(2, since.count),
+        total: since.count,
+        reviews: since.reviews.slice(0, 2),
+      });
     }
     const insights = (await rest('/insights.json')).body;
-    expect(payload(await call('get_insights', {}))).toEqual(insights);
+    const compact = JSON.parse(JSON.stringify(insights), (key, value: unknown) => (key === 'review_ids' ? undefined : value)) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.stringify(insights)).toContain('"review_ids"');
+    expect(payload(await call('get_insights', {}))).toEqual(compact);
+    expect(payload(await call('get_insights', { include_review_ids: true }))).toEqual(insights);
     for (const section of ['aspects', 'entities', 'topics', 'faq', 'summary']) {
-      expect(payload(await call('get_insights', { section }))).toEqual({ [section]: insights[section] ?? null });
+      expect(payload(await call('get_insights', { section }))).toEqual({ [section]: compact[section] ?? null });
+      expect(payload(await call('get_insights', { section, include_review_ids: true }))).toEqual({ [section]: insights[section] ?? null });
     }
+  });
+
+  it('fields returns only the requested review fields; an unknown field name is a tool error naming fields', async () => {
+    const search = payload(await call('search_reviews', { rating: 5, limit: 3, fields: ['text', 'id'] })) as { reviews: object[] };
+    const full = (await rest('/api/reviews/search?rating=5&limit=3')).body as { reviews: { id: string; text: string }[] };
+    expect(search.reviews).toEqual(full.reviews.map((r) => ({ id: r.id, text: r.text })));
+    const since = payload(await call('get_reviews_since', { date: '2024-01-01', limit: 2, fields: ['id', 'date'] })) as {
+      reviews: object[];
+    };
+    expect(since.reviews.map((r) => Object.keys(r))).toEqual([
+      ['id', 'date'],
+      ['id', 'date'],
+    ]);
+    for (const name of ['search_reviews', 'get_reviews_since'])
+      expect(errorBody(await call(name, { date: '2024-01-01', fields: ['id', 'password'] })).issues).toMatchObject([
+        { path: ['fields', 1] },
+      ]);
   });
 
   it('unknown and unpublished reviews are tool errors', async () => {

@@ -1,4 +1,7 @@
-import type { Clock } from './clock.js';
+/** The time source (injected in tests). */
+export interface RateClock {
+  now(): number;
+}
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -8,7 +11,7 @@ export interface RateLimiter {
 
 /**
  * A token bucket per client address: `perMinute` requests in a burst, refilled evenly over a minute
- * (contract §6, WEBSUB_RATE_LIMIT; 0 turns the limit off).
+ * (contract §6 WEBSUB_RATE_LIMIT, and MCP_SESSION_RATE_LIMIT for new MCP sessions; 0 turns the limit off).
  *
  * In memory, per process, on purpose: the limit protects this process and the callbacks it would be
  * made to call from a flood, not a quota to be billed. Behind N replicas a client gets at most N times
@@ -16,7 +19,7 @@ export interface RateLimiter {
  * request. The map is bounded: at `maxClients` the least recently seen buckets are dropped, which can
  * only ever let a client through early, never lock one out.
  */
-export function createRateLimiter(options: { perMinute: number; clock: Clock; maxClients?: number }): RateLimiter {
+export function createRateLimiter(options: { perMinute: number; clock: RateClock; maxClients?: number }): RateLimiter {
   const { perMinute, clock } = options;
   const maxClients = options.maxClients ?? 10_000;
   const buckets = new Map<string, { tokens: number; at: number }>();
