@@ -143,6 +143,6 @@ describe('the commands of README.md and docs/*.md', () => {
       const result = await bash(prefix + script, ROOT, env);
       expect(result.code, `${script}\n---\n${result.output}`).toBe(0);
       for (const s of shown) expect(result.output, `${block.file}:${block.line} shows ${s}`).toContain(s);
-    }, 120_000);
+    }, 300_000);
   }
 });
