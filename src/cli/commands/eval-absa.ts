@@ -9,9 +9,8 @@ import { createTaxonomyRegistry, taxonomyLineage } from '../../insights/registry
 import { evaluateAbsaJsonl } from '../../insights/eval/evaluate.js';
 import { formatAbsaError } from '../../insights/eval/absa-eval.js';
 import { loadAbsaModel, type AbsaModel } from '../../insights/model/absa-model.js';
-import { buildEmbeddingTable, embeddingsPath } from '../../insights/model/embedding-source.js';
+import { buildEmbeddingTableFor, embeddingsPath } from '../../insights/model/embedding-source.js';
 import { trainAbsaModel } from '../../insights/model/train.js';
-import { tokenize } from '../../insights/nlp/wink.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
 
 const USAGE = 'review-data eval-absa --data FILE [--taxonomy ID] [--model FILE | --train FILE... | --rules] [--errors]';
@@ -42,11 +41,11 @@ async function chooseModel(values: Options, taxonomy: Taxonomy, io: CliIo): Prom
     const { data, files } = await readLabelled(io.cwd, values.train);
     const path = embeddingsPath(import.meta.url);
     let embeddings;
-    if (path) {
-      const vocabulary = new Set<string>();
-      for (const s of data) for (const t of tokenize(s.text).tokens) vocabulary.add(t.norm).add(t.lemma);
-      embeddings = await buildEmbeddingTable(path, vocabulary);
-    }
+    if (path)
+      embeddings = await buildEmbeddingTableFor(
+        path,
+        data.map((s) => s.text),
+      );
     io.stderr.write(
       `eval-absa: trained in memory on ${data.length} sentences${path ? '' : ' (no word vectors: the embeddings package is not installed)'}\n`,
     );

