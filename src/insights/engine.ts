@@ -4,7 +4,7 @@ import { compileTaxonomy, type CompiledTaxonomy } from './analysis/compiled-taxo
 import { analyzeReview, type ReviewAnalysis } from './analysis/review-analysis.js';
 import { createTaxonomyRegistry, taxonomyLineage } from './registry.js';
 import { loadAbsaModel, type AbsaModel } from './model/absa-model.js';
-import type { AbsaModelFile } from './model/model-file.js';
+import { modelFileFor, type AbsaModelFile } from './model/model-file.js';
 import { buildAspects } from './report/aspects.js';
 import type { ReportContext } from './report/context.js';
 import { buildEntities } from './report/entities.js';
@@ -55,7 +55,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
   const lineage = taxonomyLineage(options.taxonomies ?? []);
   const models = new Map<string, AbsaModel>();
   const modelFor = (id: string): AbsaModel | undefined => {
-    const file = (lineage.get(id) ?? [id]).map((t) => options.models?.find((m) => m.taxonomy === t)).find(Boolean);
+    const file = modelFileFor(options.models ?? [], lineage.get(id) ?? [id]);
     if (!file) return undefined;
     let m = models.get(file.taxonomy);
     if (!m) models.set(file.taxonomy, (m = loadAbsaModel(file)));

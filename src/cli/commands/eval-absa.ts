@@ -9,6 +9,7 @@ import { createTaxonomyRegistry, taxonomyLineage } from '../../insights/registry
 import { evaluateAbsaJsonl } from '../../insights/eval/evaluate.js';
 import { formatAbsaError } from '../../insights/eval/absa-eval.js';
 import { loadAbsaModel, type AbsaModel } from '../../insights/model/absa-model.js';
+import { modelFileFor } from '../../insights/model/model-file.js';
 import { buildEmbeddingTableFor, embeddingsPath } from '../../insights/model/embedding-source.js';
 import { trainAbsaModel } from '../../insights/model/train.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
@@ -51,8 +52,7 @@ async function chooseModel(values: Options, taxonomy: Taxonomy, io: CliIo): Prom
     );
     return loadAbsaModel(trainAbsaModel(data, { compiled: compileTaxonomy(taxonomy), name: 'in-memory', seed: 1, files, embeddings }));
   }
-  const lineage = taxonomyLineage().get(taxonomy.id) ?? [taxonomy.id];
-  const file = lineage.map((id) => readShippedModels().find((m) => m.taxonomy === id)).find(Boolean);
+  const file = modelFileFor(readShippedModels(), taxonomyLineage().get(taxonomy.id) ?? [taxonomy.id]);
   return file ? loadAbsaModel(file) : undefined;
 }
 
@@ -99,7 +99,7 @@ export const evalAbsaCommand: CliCommand = {
     } catch (e) {
       return fail(io, (e as Error).message);
     }
-    if (model && model.taxonomy !== taxonomyId && !(taxonomyLineage().get(taxonomyId) ?? []).includes(model.taxonomy))
+    if (model && !modelFileFor([model], taxonomyLineage().get(taxonomyId) ?? [taxonomyId]))
       return fail(io, `the model is for taxonomy ${model.taxonomy}, not ${taxonomyId}`);
     let result: ReturnType<typeof evaluateAbsaJsonl>;
     try {

@@ -60,3 +60,15 @@ export function dequantizeWeights(w: QuantizedWeights, expected: number): Float6
 export function round(v: number, digits = 6): number {
   return Number(v.toPrecision(digits));
 }
+
+/**
+ * The model that judges a taxonomy: the one trained for it, else for the nearest taxonomy it extends
+ * (`chain`, nearest first, from taxonomyLineage).
+ */
+export function modelFileFor<F extends { taxonomy: string }>(files: readonly F[], chain: readonly string[]): F | undefined {
+  for (const id of chain) {
+    const file = files.find((m) => m.taxonomy === id);
+    if (file) return file;
+  }
+  return undefined;
+}
