@@ -133,7 +133,7 @@ function vector(span: Span, start: number, end: number, prefix: string, table: E
   for (let i = start; i < end; i++) {
     const k = i - span.from;
     const w = span.words[k] ?? '';
-    if (span.terms[k] && !STOP.has(w)) words.push(span.negated[k] ? `${w}` : w);
+    if (span.terms[k] && !STOP.has(w)) words.push(w);
   }
   const v = meanVector(table, words);
   for (let d = 0; d < v.length; d++) if (v[d] !== 0) f.set(`${prefix}v${d}`, (v[d] as number) * 2);
