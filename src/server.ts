@@ -5,7 +5,6 @@ import { DEFAULT_DATABASE_URL, type Config } from './config.js';
 import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
 import type { ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
-import { importFiles } from './import/import-files.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { setSinceCacheBudget } from './snapshot/queries.js';
@@ -15,7 +14,6 @@ import { buildSnapshot } from './snapshot/snapshot.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
-import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
 import { createWebSubStore } from './storage/websub/index.js';
 import { loadTaxonomyFile } from './taxonomy-file.js';
@@ -43,6 +41,8 @@ export interface RunningServer {
  */
 async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Promise<void> {
   if (!(await store.isEmpty())) return;
+  // The importer (and its CSV parser) loads only for this first start (issue 14).
+  const { importFiles } = await import('./import/import-files.js');
   const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false, demo: true });
   if (!outcome.ok) throw new Error(`the bundled demo dataset is invalid: ${outcome.problems.length} problems`);
   log.info(
@@ -82,9 +82,10 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     await snapshots.start();
     // PostgreSQL: every committed write NOTIFYs; refresh at once instead of waiting for the next poll,
     // which stays as the safety net. SQLite has no notifications: the poll is a cheap counter read.
+    // Its module loads the PostgreSQL driver: imported in that mode only (issue 14).
     const changes =
       database.dialect === 'postgres'
-        ? createPostgresChangeSignal({
+        ? (await import('./storage/postgres/change-listener.js')).createPostgresChangeSignal({
             url: config.DATABASE_URL,
             onError: (err) => logger.warn({ err }, 'change listener lost its PostgreSQL connection; reconnecting'),
           })
