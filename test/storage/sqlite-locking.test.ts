@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import { createDocumentCacheStore } from '../../src/storage/document-cache-store.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
+import { sql } from 'kysely';
 
 const review = (id: string) => ({
   id,
@@ -22,13 +24,13 @@ const review = (id: string) => ({
 });
 
 /** Another process that takes SQLite's write lock, commits a change after `holdMs`, and exits. */
-function holdWriteLock(file: string, holdMs: number): Promise<void> {
+function holdWriteLock(file: string, holdMs: number): Promise<ChildProcess> {
   const code = `const D = require('better-sqlite3'); const d = new D(${JSON.stringify(file)});
     d.exec('BEGIN IMMEDIATE'); d.prepare('update data_version set version = version + 1 where singleton = 1').run();
     console.log('locked'); setTimeout(() => { d.exec('COMMIT'); d.close(); }, ${holdMs});`;
   const child = spawn(process.execPath, ['-e', code], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    child.stdout.once('data', () => resolve());
+    child.stdout.once('data', () => resolve(child));
     child.once('error', reject);
   });
 }
@@ -54,5 +56,31 @@ describe('SQLite across processes', () => {
     expect(summary.added).toBe(1);
     // The other process's bump and this import's bump are both there.
     expect(await store.version()).toBe(before + 2);
+  });
+
+  it('a document cache write gives up on a lock another process holds instead of stalling the server (issue 15)', async () => {
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'db.sqlite');
+    handle = await openDatabase(`sqlite:${file}`);
+    const cache = createDocumentCacheStore(handle.db, handle.dialect);
+    const doc = {
+      name: 'insights.json',
+      inputHash: 'h',
+      body: '{}',
+      lastModified: 0,
+      weakDate: false,
+      renderedAt: new Date(0).toISOString(),
+    };
+    // Held far longer than the test's own timeout: waiting the connection's 10 s busy_timeout would fail it.
+    const holder = await holdWriteLock(file, 30_000);
+    try {
+      await expect(cache.write(doc)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    } finally {
+      holder.kill();
+    }
+    // The connection's own timeout is back for the imports and the other writes of the server.
+    const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(handle.db);
+    expect(rows[0]?.timeout).toBe(10_000);
+    expect(await cache.read('insights.json')).toBeUndefined();
   });
 });
