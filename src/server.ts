@@ -10,10 +10,12 @@ import { registerMcp } from './mcp/register-mcp.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { setSinceCacheBudget } from './snapshot/queries.js';
 import { createMetricSources } from './storage/ops-queries.js';
+import { openDocumentCache } from './snapshot/document-cache.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
 import { buildSnapshot } from './snapshot/snapshot.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
+import { createDocumentCacheStore } from './storage/document-cache-store.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
@@ -61,18 +63,30 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   try {
     const store = createReviewStore(database.db);
     if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
-    const renderers = createDocumentRenderers({ taxonomies: await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE), worker: true });
+    const taxonomies = await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE);
+    // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
+    const renderers = createDocumentRenderers({ taxonomies, worker: true, known: (name) => documents.known(name) });
+    const documents = await openDocumentCache(
+      createDocumentCacheStore(database.db, database.dialect),
+      renderers.list.filter((r) => r.kind === 'slow'),
+      { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
+    );
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
     const snapshots = createSnapshotManager({
       store,
       build: (state, previous) => {
         const started = performance.now();
-        const build = buildSnapshot(state, urls, renderers.list, previous);
+        const build = buildSnapshot(state, urls, renderers.list, previous, Date.now(), previous ? undefined : documents.seeded);
         metrics.observeSnapshotBuild((performance.now() - started) / 1000);
         // The slow documents (insights) render in the worker; their time is from the build's start.
         for (const landed of build.slow) {
-          landed.then(() => metrics.observeInsights((performance.now() - started) / 1000)).catch(() => undefined);
+          landed
+            .then((l) => {
+              metrics.observeInsights((performance.now() - started) / 1000);
+              documents.persist(l);
+            })
+            .catch(() => undefined);
         }
         return build;
       },
@@ -158,6 +172,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         snapshots.stop();
         await app.close();
         await renderers.close();
+        await documents.close();
         await websub.close();
         await changes?.close();
         await database.close();
