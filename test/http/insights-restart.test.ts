@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { BusinessSchema } from '../../src/domain/business.js';
 import { createServer, type RunningServer } from '../../src/server.js';
 import type { InsightsRenderer } from '../../src/snapshot/renderers/insights.js';
+import type * as RenderersModule from '../../src/snapshot/renderers/index.js';
 import type { Renderers } from '../../src/snapshot/renderers/index.js';
 import { openDatabase } from '../../src/storage/connect.js';
 import { createDocumentCacheStore } from '../../src/storage/document-cache-store.js';
@@ -15,7 +16,7 @@ import { describePostgres } from '../support/postgres-suite.js';
 // Each server's insights renderer, to read how many renderings its worker computed (issue 15).
 const created = vi.hoisted(() => [] as Renderers[]);
 vi.mock('../../src/snapshot/renderers/index.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('../../src/snapshot/renderers/index.js')>();
+  const m = await importOriginal<typeof RenderersModule>();
   return {
     ...m,
     createDocumentRenderers: (...args: Parameters<typeof m.createDocumentRenderers>) => {
