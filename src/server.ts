@@ -12,7 +12,7 @@ import { setSinceCacheBudget } from './snapshot/queries.js';
 import { createMetricSources } from './storage/ops-queries.js';
 import { openDocumentCache } from './snapshot/document-cache.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
-import { buildSnapshot } from './snapshot/snapshot.js';
+import { createSnapshotBuilder } from './snapshot/snapshot-builder.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createDocumentCacheStore } from './storage/document-cache-store.js';
@@ -67,17 +67,18 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
     const renderers = createDocumentRenderers({ taxonomies, worker: true, known: (name) => documents.known(name) });
     const documents = await openDocumentCache(
-      createDocumentCacheStore(database.db, database.dialect),
+      createDocumentCacheStore(database.db),
       renderers.list.filter((r) => r.kind === 'slow'),
       { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
     );
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
+    const builder = createSnapshotBuilder({ store, urls, renderers: renderers.list, seeded: documents.seeded });
     const snapshots = createSnapshotManager({
       store,
-      build: (state, previous) => {
+      build: async (previous) => {
         const started = performance.now();
-        const build = buildSnapshot(state, urls, renderers.list, previous, Date.now(), previous ? undefined : documents.seeded);
+        const build = await builder.build(previous);
         metrics.observeSnapshotBuild((performance.now() - started) / 1000);
         // The slow documents (insights) render in the worker; their time is from the build's start.
         for (const landed of build.slow) {

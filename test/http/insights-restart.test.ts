@@ -105,7 +105,7 @@ function describeRestart(name: string, fresh: () => Promise<string>): void {
     await two.server.close();
 
     const handle = await openDatabase(url);
-    expect(JSON.parse((await createDocumentCacheStore(handle.db, handle.dialect).read('insights.json'))!.body)).toMatchObject({
+    expect(JSON.parse((await createDocumentCacheStore(handle.db).read('insights.json'))!.body)).toMatchObject({
       review_count: 3,
     });
     await handle.close();

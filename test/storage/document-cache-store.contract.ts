@@ -32,7 +32,7 @@ export function describeDocumentCacheStoreContract(name: string, fresh: () => Pr
       const b = await openDatabase(f.url);
       cleanups.push(() => b.close());
       const version = () => createReviewStore(b.db).version();
-      return [createDocumentCacheStore(a.db, a.dialect), createDocumentCacheStore(b.db, b.dialect), version];
+      return [createDocumentCacheStore(a.db), createDocumentCacheStore(b.db), version];
     }
 
     it('reads nothing before the first write, then what was written, from another connection', async () => {

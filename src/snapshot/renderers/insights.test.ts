@@ -62,7 +62,7 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
   it('a fresh worker given the stored document answers equal inputs without computing, and computes changed ones', async () => {
     const first = open();
     const a = await renderSnapshot(state, urls, [first]);
-    const { snapshot, slow } = buildSnapshot(state, urls, [first], a);
+    const { snapshot, slow } = await buildSnapshot(state, urls, [first], a);
     const [stored] = await Promise.all(slow);
     expect(first.runs()).toEqual({ computed: 1, unchanged: 1 });
     expect(stored?.inputHash).toMatch(/^[0-9a-f]{64}$/);
@@ -102,7 +102,7 @@ describe('slow documents', () => {
     const first = await renderSnapshot(state, urls, [slow('"v1"', Promise.resolve())]);
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const { snapshot: second, slow: landing } = buildSnapshot({ ...state, version: 2 }, urls, [slow('"v2"', gate)], first);
+    const { snapshot: second, slow: landing } = await buildSnapshot({ ...state, version: 2 }, urls, [slow('"v2"', gate)], first);
     // Published at once, complete, with the previous rendering.
     expect(second.documents.get('slow.json')?.body.toString()).toBe('"v1"');
     expect(second.documentVersions.get('slow.json')).toBe(1);
@@ -118,7 +118,7 @@ describe('slow documents', () => {
   it('a first snapshot carries a seeded document, dated as stored, until its rendering lands (issue 15)', async () => {
     const stored = createRepresentation('"v0"', 'application/json', Date.parse('2024-04-01T00:00:00Z'));
     const seeded = new Map([['slow.json', { document: stored, value: 'v0' }]]);
-    const { snapshot, slow: landing } = buildSnapshot(state, urls, [slow('"v1"', Promise.resolve())], null, Date.now(), seeded);
+    const { snapshot, slow: landing } = await buildSnapshot(state, urls, [slow('"v1"', Promise.resolve())], null, Date.now(), seeded);
     expect(snapshot.missing.size).toBe(0);
     expect(snapshot.documents.get('slow.json')).toBe(stored);
     expect(snapshot.values.get('slow.json')).toBe('v0');
@@ -127,17 +127,14 @@ describe('slow documents', () => {
     expect(landed.document.lastModified).toBe(Date.parse('2024-05-02T00:00:00Z'));
     expect(withDocument(snapshot, landed).documents.get('slow.json')?.body.toString()).toBe('"v1"');
     // Equal bytes keep the stored date; a snapshot with a previous one ignores the seed.
-    const same = await buildSnapshot(state, urls, [slow('"v0"', Promise.resolve())], null, Date.now(), seeded).slow[0]!;
+    const same = await (await buildSnapshot(state, urls, [slow('"v0"', Promise.resolve())], null, Date.now(), seeded)).slow[0]!;
     expect(same.document.lastModified).toBe(stored.lastModified);
-    expect(
-      buildSnapshot(state, urls, [slow('"v1"', new Promise<void>(() => {}))], snapshot, Date.now(), seeded).snapshot.documents.get(
-        'slow.json',
-      ),
-    ).toBe(stored);
+    const next = await buildSnapshot(state, urls, [slow('"v1"', new Promise<void>(() => {}))], snapshot, Date.now(), seeded);
+    expect(next.snapshot.documents.get('slow.json')).toBe(stored);
   });
 
-  it('a cold start has the document missing until it lands', () => {
-    const { snapshot } = buildSnapshot(state, urls, [slow('"x"', new Promise<void>(() => {}))]);
+  it('a cold start has the document missing until it lands', async () => {
+    const { snapshot } = await buildSnapshot(state, urls, [slow('"x"', new Promise<void>(() => {}))]);
     expect(snapshot.documents.has('slow.json')).toBe(false);
     expect([...snapshot.missing]).toEqual(['slow.json']);
   });
