@@ -95,6 +95,8 @@ export async function openDocumentCache(
     seeded,
     known: (name) => known.get(name),
     persist(landed) {
+      // From the first landing on, every snapshot has a previous one: the seed is not needed again.
+      seeded.delete(landed.name);
       if (!landed.inputHash || written.get(landed.name) === landed.inputHash) return;
       const d = landed.document;
       pending.set(landed.name, {
