@@ -80,14 +80,15 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
     const c = await renderSnapshot(changed, urls, [second]);
     expect(second.runs()).toEqual({ computed: 1, unchanged: 1 });
     expect((c.values.get('insights.json') as { review_count: number }).review_count).toBe(3);
-  });
+    // Two workers load the engine and models: minutes on a loaded two-core machine.
+  }, 180_000);
 
   it('a stored document of other inputs (another hash) is recomputed', async () => {
     const r = open(() => ({ inputHash: '0'.repeat(64), body: '{"stale":true}' }));
     const out = await renderSnapshot(state, urls, [r]);
     expect(r.runs()).toEqual({ computed: 1, unchanged: 0 });
     expect(out.documents.get('insights.json')?.body.toString()).not.toContain('stale');
-  });
+  }, 120_000);
 });
 
 describe('slow documents', () => {
