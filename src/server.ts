@@ -9,10 +9,12 @@ import { registerMcp } from './mcp/register-mcp.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { setSinceCacheBudget } from './snapshot/queries.js';
 import { createMetricSources } from './storage/ops-queries.js';
+import { openDocumentCache } from './snapshot/document-cache.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
 import { createSnapshotBuilder } from './snapshot/snapshot-builder.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
+import { createDocumentCacheStore } from './storage/document-cache-store.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createReviewStore } from './storage/review-store.js';
 import { createWebSubStore } from './storage/websub/index.js';
@@ -61,10 +63,17 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   try {
     const store = createReviewStore(database.db);
     if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
-    const renderers = createDocumentRenderers({ taxonomies: await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE), worker: true });
+    const taxonomies = await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE);
+    // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
+    const renderers = createDocumentRenderers({ taxonomies, worker: true, known: (name) => documents.known(name) });
+    const documents = await openDocumentCache(
+      createDocumentCacheStore(database.db),
+      renderers.list.filter((r) => r.kind === 'slow'),
+      { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
+    );
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
-    const builder = createSnapshotBuilder({ store, urls, renderers: renderers.list });
+    const builder = createSnapshotBuilder({ store, urls, renderers: renderers.list, seeded: documents.seeded });
     const snapshots = createSnapshotManager({
       store,
       build: async (previous) => {
@@ -73,7 +82,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         metrics.observeSnapshotBuild((performance.now() - started) / 1000);
         // The slow documents (insights) render in the worker; their time is from the build's start.
         for (const landed of build.slow) {
-          landed.then(() => metrics.observeInsights((performance.now() - started) / 1000)).catch(() => undefined);
+          landed
+            .then((l) => {
+              metrics.observeInsights((performance.now() - started) / 1000);
+              documents.persist(l);
+            })
+            .catch(() => undefined);
         }
         return build;
       },
@@ -160,6 +174,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         snapshots.stop();
         await app.close();
         await renderers.close();
+        await documents.close();
         await websub.close();
         await changes?.close();
         await database.close();
