@@ -14,7 +14,7 @@ function toDocument(row: Selectable<DocumentsTable>): StoredDocument {
 }
 
 /**
- * The document cache (migration 0006) over Kysely: one row per document, the same upsert on both
+ * The document cache (migration 0005) over Kysely: one row per document, the same upsert on both
  * databases. One small statement, not a transaction: on SQLite it waits for an import's lock without
  * blocking the event loop (connect.ts), and it never moves the change counter (no rebuild, no NOTIFY).
  */

@@ -85,7 +85,7 @@ export interface WebSubDeliveriesTable {
   created_at: string;
 }
 
-/** Rendered documents kept across restarts (migration 0006, issue 15): a cache, safe to empty. */
+/** Rendered documents kept across restarts (migration 0005, issue 15): a cache, safe to empty. */
 export interface DocumentsTable {
   name: string;
   /** SHA-256 (hex) of everything the body was computed from. */
