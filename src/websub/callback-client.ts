@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import fs from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
+import type * as UndiciModule from 'undici';
 import type { Agent, buildConnector } from 'undici';
 import { isPublicAddress } from './address-policy.js';
 
@@ -46,7 +47,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-type Undici = typeof import('undici');
+type Undici = typeof UndiciModule;
 
 function connector(build: Undici['buildConnector'], options: CallbackClientOptions): buildConnector.connector {
   const extraCa = options.caFile ? fs.readFileSync(options.caFile, 'utf8') : undefined;
