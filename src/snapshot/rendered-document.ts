@@ -65,13 +65,50 @@ export type RenderedDocument = Representation;
 export function createRepresentation(body: Buffer | string, contentType: string, lastModifiedMs: number, weakDate = false): Representation {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const digest = createHash('sha256').update(bytes).digest();
-  const etag = etagOfDigest(digest);
+  const hex = digest.toString('hex');
+  return representation(bytes, contentType, etagOfDigest(digest), () => hex, lastModifiedMs, weakDate);
+}
+
+/**
+ * A representation whose strong ETag the caller derived from what determines the bytes, without
+ * hashing them (issue 15: a search answer's tag comes from its reviews' digests and its envelope). The
+ * caller must give different tags to different bytes. Its contentHash is computed only if asked for.
+ */
+export function createRepresentationWithEtag(
+  body: string,
+  contentType: string,
+  etag: string,
+  lastModifiedMs: number,
+  weakDate = false,
+): Representation {
+  const bytes = Buffer.from(body, 'utf8');
+  let hash: string | undefined;
+  return representation(
+    bytes,
+    contentType,
+    etag,
+    () => (hash ??= createHash('sha256').update(bytes).digest('hex')),
+    lastModifiedMs,
+    weakDate,
+  );
+}
+
+function representation(
+  bytes: Buffer,
+  contentType: string,
+  etag: string,
+  contentHash: () => string,
+  lastModifiedMs: number,
+  weakDate: boolean,
+): Representation {
   const variants = new Map<ContentCoding, Promise<EncodedVariant>>();
   return {
     body: bytes,
     contentType,
     etag,
-    contentHash: digest.toString('hex'),
+    get contentHash() {
+      return contentHash();
+    },
     lastModified: Math.floor(lastModifiedMs / 1000) * 1000,
     ...(weakDate ? { weakDate } : {}),
     encoded(coding) {
