@@ -4,6 +4,7 @@
  * also beside json-server 0.17 over the same reviews.
  *
  *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
+ *     [--cases dataset200,dataset304,search,json-server] [--startups 3] [--cpu-prof DIR]
  *
  * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
  * markdown and to bench/results/ as JSON.
@@ -31,6 +32,9 @@ const { values } = parseArgs({
     // A 66 MB /reviews.json (100k reviews) takes seconds per response: fewer connections give more,
     // shorter-waiting samples in the same time.
     'dataset-connections': { type: 'string', default: '10' },
+    // A directory for the measured service's CPU profile (node --cpu-prof), written when it stops:
+    // where the time of a case goes (issue 15, "measure, don't guess").
+    'cpu-prof': { type: 'string' },
   },
 });
 const sizes = values.reviews.split(',').map((s) => Number(s.trim()));
@@ -136,7 +140,11 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
     }
     if (startups > 0) starts.push(startup);
 
-    const service = await startService({ databaseUrl: db });
+    const profileDir = values['cpu-prof'];
+    const service = await startService({
+      databaseUrl: db,
+      ...(profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir, String(size))] } : {}),
+    });
     try {
       log(`${size}: insights ready ${await waitForInsights(service)} ms after the first 200`);
       const doc = (await (await fetch(`${service.base}/reviews.json`)).json()) as Published;

@@ -75,13 +75,13 @@ export function createRepresentation(body: Buffer | string, contentType: string,
  * caller must give different tags to different bytes. Its contentHash is computed only if asked for.
  */
 export function createRepresentationWithEtag(
-  body: string,
+  body: Buffer | string,
   contentType: string,
   etag: string,
   lastModifiedMs: number,
   weakDate = false,
 ): Representation {
-  const bytes = Buffer.from(body, 'utf8');
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   let hash: string | undefined;
   return representation(
     bytes,
