@@ -11,6 +11,13 @@ export interface CursorPage {
 export interface CursorPaging {
   /** Up to `limit` of `hits` (in the order of `sort`) strictly after the cursor's key, and the next cursor. */
   page(hits: readonly number[], sort: Sort, after: CursorKey | undefined, limit: number): CursorPage;
+  /**
+   * For `newest`, whose order is the positions': the first position after the cursor's key. The
+   * page is then the first `limit` hits from there, found without listing the others.
+   */
+  firstPositionAfter(after: CursorKey): number;
+  /** The cursor naming the review at `pos` as the last of a page in `sort`. */
+  cursorAt(sort: Sort, pos: number): string;
 }
 
 const cmpStr = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -48,24 +55,35 @@ export function createCursorPaging(reviews: readonly Review[]): CursorPaging {
     }
   }
 
+  /** The first index of `length` at which `cmp` (ascending along indexes) is above 0. */
+  function firstAbove(length: number, cmp: (i: number) => number): number {
+    let a = 0;
+    let b = length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (cmp(mid) <= 0) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  }
+
   return {
     page(hits, sort, after, limit) {
       let start = 0;
       if (after) {
         const cmp = compareToKey(sort, after);
-        let a = 0;
-        let b = hits.length;
-        while (a < b) {
-          const mid = (a + b) >>> 1;
-          if (cmp(hits[mid]!) <= 0) a = mid + 1;
-          else b = mid;
-        }
-        start = a;
+        start = firstAbove(hits.length, (i) => cmp(hits[i]!));
       }
       const positions = hits.slice(start, start + limit);
       const last = positions.at(-1);
       const more = start + limit < hits.length;
       return { positions, next_cursor: more && last !== undefined ? encodeCursor(sort, reviews[last]!) : null };
+    },
+    firstPositionAfter(after) {
+      return firstAbove(reviews.length, compareToKey('newest', after));
+    },
+    cursorAt(sort, pos) {
+      return encodeCursor(sort, reviews[pos]!);
     },
   };
 }

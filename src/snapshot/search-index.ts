@@ -2,7 +2,7 @@ import type { Business } from '../domain/business.js';
 import type { Review } from '../domain/review.js';
 import { FILTER_KEYS, SEARCH_LIMIT_DEFAULT, type SearchParams } from '../domain/search-params.js';
 import type { SearchQuery } from '../domain/search-query.js';
-import { positionsInAll } from './bitset.js';
+import { countInAll, positionsInAll } from './bitset.js';
 import { createCursorPaging } from './cursor-page.js';
 import { dateRange } from './date-range.js';
 import { createFilterSets } from './filter-sets.js';
@@ -46,7 +46,17 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
       const sort = params.sort ?? 'newest';
       const limit = params.limit ?? SEARCH_LIMIT_DEFAULT;
       const [lo, hi] = dateRange(reviews, params.since, params.until);
-      const hits = orders.order(positionsInAll(filterSets.setsFor(params), lo, hi), sort);
+      const sets = filterSets.setsFor(params);
+      if (sort === 'newest') {
+        // The positions' own order: count the hits and list only the page's (and one more, to know
+        // whether a next page exists), however many thousands match (issue 15).
+        const from = params.after ? Math.max(lo, paging.firstPositionAfter(params.after)) : lo;
+        const listed = positionsInAll(sets, from, hi, limit + 1);
+        const positions = listed.length > limit ? listed.slice(0, limit) : listed;
+        const next_cursor = listed.length > limit ? paging.cursorAt(sort, positions.at(-1)!) : null;
+        return { positions, total: countInAll(sets, lo, hi), limit, next_cursor, filters: appliedFilters(params) };
+      }
+      const hits = orders.order(positionsInAll(sets, lo, hi), sort);
       const { positions, next_cursor } = paging.page(hits, sort, params.after, limit);
       return { positions, total: hits.length, limit, next_cursor, filters: appliedFilters(params) };
     },
