@@ -11,7 +11,7 @@ import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { setSinceCacheBudget } from './snapshot/queries.js';
 import { createMetricSources } from './storage/ops-queries.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
-import { buildSnapshot } from './snapshot/snapshot.js';
+import { createSnapshotBuilder } from './snapshot/snapshot-builder.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
@@ -64,11 +64,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     const renderers = createDocumentRenderers({ taxonomies: await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE), worker: true });
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
+    const builder = createSnapshotBuilder({ store, urls, renderers: renderers.list });
     const snapshots = createSnapshotManager({
       store,
-      build: (state, previous) => {
+      build: async (previous) => {
         const started = performance.now();
-        const build = buildSnapshot(state, urls, renderers.list, previous);
+        const build = await builder.build(previous);
         metrics.observeSnapshotBuild((performance.now() - started) / 1000);
         // The slow documents (insights) render in the worker; their time is from the build's start.
         for (const landed of build.slow) {

@@ -16,6 +16,20 @@ export interface DatasetState {
   changedAt?: string | null;
 }
 
+/** The dataset's header: the change counter (read first), when it moved, and the business. */
+export interface DatasetHeader {
+  business: Business | null;
+  businessUpdatedAt: string | null;
+  version: number;
+  changedAt: string | null;
+}
+
+/** A published review's id and content hash: what an incremental snapshot build compares with its cache. */
+export interface ReviewStamp {
+  id: string;
+  contentHash: string;
+}
+
 export interface ImportInput {
   business?: Business;
   reviews: IncomingReview[];
@@ -47,6 +61,12 @@ export interface ReviewStore {
   /** A counter that grows with every committed change; polled to notice other processes' writes. */
   version(): Promise<number>;
   load(): Promise<DatasetState>;
+  /** The header alone, so a rebuild can read the reviews in pages and only those that changed. */
+  header(): Promise<DatasetHeader>;
+  /** Stamps of the published reviews in id order, after `afterId` (exclusive), at most `limit`. */
+  publishedStamps(afterId: string | null, limit: number): Promise<ReviewStamp[]>;
+  /** The stored records of these ids (ids no longer stored are left out). */
+  reviewsById(ids: readonly string[]): Promise<StoredReview[]>;
   business(): Promise<Business | null>;
   /** True when nothing was ever imported: no business and no reviews. */
   isEmpty(): Promise<boolean>;

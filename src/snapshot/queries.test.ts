@@ -32,7 +32,7 @@ const state = (texts: string[]): DatasetState => ({
   version: 1,
 });
 const urls = createServiceUrls('http://example.test');
-const snapshotOf = (texts: string[]) => buildSnapshot(state(texts), urls, []).snapshot;
+const snapshotOf = async (texts: string[]) => (await buildSnapshot(state(texts), urls, [])).snapshot;
 
 const paramsArb: fc.Arbitrary<SearchParams> = fc.record(
   {
@@ -47,10 +47,10 @@ const paramsArb: fc.Arbitrary<SearchParams> = fc.record(
 const texts = fc.array(fc.constantFrom(...TEXTS), { minLength: 1, maxLength: 30 });
 
 describe('search answers (issue 15)', () => {
-  it('REST sends the bytes MCP answers, over every page', () => {
-    fc.assert(
-      fc.property(texts, paramsArb, (t, params) => {
-        const snapshot = snapshotOf(t);
+  it('REST sends the bytes MCP answers, over every page', async () => {
+    await fc.assert(
+      fc.asyncProperty(texts, paramsArb, async (t, params) => {
+        const snapshot = await snapshotOf(t);
         let cursor: string | undefined;
         for (let page = 0; page < 40; page++) {
           const query = withDecodedCursor({ ok: true, value: { ...params, ...(cursor ? { cursor } : {}) } });
@@ -65,11 +65,11 @@ describe('search answers (issue 15)', () => {
     );
   });
 
-  it('the ETag is equal exactly when the bytes are, across independently built snapshots', () => {
-    fc.assert(
-      fc.property(texts, texts, paramsArb, paramsArb, (ta, tb, pa, pb) => {
-        const a = searchRepresentation(snapshotOf(ta), pa);
-        const b = searchRepresentation(snapshotOf(tb), pb);
+  it('the ETag is equal exactly when the bytes are, across independently built snapshots', async () => {
+    await fc.assert(
+      fc.asyncProperty(texts, texts, paramsArb, paramsArb, async (ta, tb, pa, pb) => {
+        const a = searchRepresentation(await snapshotOf(ta), pa);
+        const b = searchRepresentation(await snapshotOf(tb), pb);
         expect(a.etag === b.etag).toBe(a.body.equals(b.body));
         expect(a.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
       }),

@@ -64,9 +64,26 @@ export type RenderedDocument = Representation;
 
 export function createRepresentation(body: Buffer | string, contentType: string, lastModifiedMs: number, weakDate = false): Representation {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const digest = createHash('sha256').update(bytes).digest();
-  const hex = digest.toString('hex');
-  return representation(bytes, contentType, etagOfDigest(digest), () => hex, lastModifiedMs, weakDate);
+  return representationOf(bytes, createHash('sha256').update(bytes).digest(), contentType, lastModifiedMs, weakDate);
+}
+
+/**
+ * `createRepresentation` with the SHA-256 computed on libuv's thread pool (WebCrypto's digest): a
+ * document of tens of megabytes (reviews.json at 50k reviews) takes a few hundred milliseconds to hash,
+ * which on the event loop would stall every request of a running server (issue 11, M2).
+ */
+export async function createRepresentationOffThread(
+  body: Buffer | string,
+  contentType: string,
+  lastModifiedMs: number,
+  weakDate = false,
+): Promise<Representation> {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (bytes.length < 64 * 1024) return createRepresentation(bytes, contentType, lastModifiedMs, weakDate);
+  const digest = Buffer.from(
+    await crypto.subtle.digest('SHA-256', new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length)),
+  );
+  return representationOf(bytes, digest, contentType, lastModifiedMs, weakDate);
 }
 
 /**
@@ -91,6 +108,17 @@ export function createRepresentationWithEtag(
     lastModifiedMs,
     weakDate,
   );
+}
+
+/** The same bytes (and compressed variants) with other date validators. */
+export function withDate(r: Representation, lastModifiedMs: number, weakDate: boolean): Representation {
+  const { weakDate: _old, ...rest } = r;
+  return { ...rest, lastModified: Math.floor(lastModifiedMs / 1000) * 1000, ...(weakDate ? { weakDate } : {}) };
+}
+
+function representationOf(bytes: Buffer, digest: Buffer, contentType: string, lastModifiedMs: number, weakDate: boolean): Representation {
+  const hex = digest.toString('hex');
+  return representation(bytes, contentType, etagOfDigest(digest), () => hex, lastModifiedMs, weakDate);
 }
 
 function representation(

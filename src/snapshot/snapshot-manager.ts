@@ -1,14 +1,18 @@
 import { EventEmitter } from 'node:events';
-import type { DatasetState, ReviewStore } from '../domain/ports.js';
+import type { ReviewStore } from '../domain/ports.js';
 import { withDocument, type Snapshot, type SnapshotBuild, type SnapshotSource } from './snapshot.js';
 
 /** How long a request at a cold start waits for the first slow documents: longer than a full insights pass. */
 export const COLD_START_WAIT_MS = 15_000;
 
 export interface SnapshotManagerOptions {
-  store: ReviewStore;
-  /** Builds the next snapshot; `previous` lends it the slow documents that have not landed yet. */
-  build(state: DatasetState, previous: Snapshot | null): SnapshotBuild;
+  /** Polled for the change counter; the build reads the data itself (snapshot-builder.ts). */
+  store: Pick<ReviewStore, 'version'>;
+  /**
+   * Builds the next snapshot from the store; `previous` lends it the slow documents that have not
+   * landed yet and keeps serving until it resolves.
+   */
+  build(previous: Snapshot | null): Promise<SnapshotBuild>;
   /** How often to ask the store whether another process changed the data (contract §1: within 2 s). */
   pollMs?: number;
   onError?(error: unknown): void;
@@ -61,9 +65,8 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
   }
 
   async function rebuild(): Promise<Snapshot> {
-    const state = await options.store.load();
     const previous = snapshot;
-    const { snapshot: next, slow } = options.build(state, previous);
+    const { snapshot: next, slow } = await options.build(previous);
     snapshot = next;
     if (next.missing.size === 0) firstRendered?.();
     land(slow);

@@ -7,9 +7,10 @@ import type { PublishedView } from '../domain/published-view.js';
 import { compareNewest } from '../domain/review-order.js';
 import { isPublished, type Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
-import { createRepresentation, type RenderedDocument } from './rendered-document.js';
+import { createRepresentationOffThread, withDate, type RenderedDocument } from './rendered-document.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import { createSearchIndex, type SearchIndex } from './search-index.js';
+import { UNSLICED, type TimeSlicer } from './time-slice.js';
 
 /**
  * An immutable, versioned view of the published data with its indexes and rendered documents. Built
@@ -44,7 +45,12 @@ export interface Snapshot {
  * updated_at never decide it: hiding a review must not move Last-Modified back, and an imported
  * `updated_at` in 2099 must not pin it there (issue 11, M1).
  */
-export function publicationTime(state: DatasetState, view: PublishedView, previous: Snapshot | null, now = Date.now()): number {
+export function publicationTime(
+  state: Pick<DatasetState, 'changedAt'>,
+  view: PublishedView,
+  previous: Snapshot | null,
+  now = Date.now(),
+): number {
   const committed = state.changedAt ? Date.parse(state.changedAt) : Date.parse(view.updatedAt);
   const at = Math.min(Number.isNaN(committed) ? now : committed, now);
   return Math.floor(Math.max(at, previous?.publishedAt ?? 0) / 1000) * 1000;
@@ -54,12 +60,17 @@ export function publicationTime(state: DatasetState, view: PublishedView, previo
  * A document's validators: its previous Last-Modified while its bytes are unchanged, the publication
  * time when they changed (a weak date when that is the same second as before).
  */
-function dated(body: string, contentType: string, before: RenderedDocument | undefined, publishedAt: number): RenderedDocument {
-  const fresh = createRepresentation(body, contentType, publishedAt);
+async function dated(
+  body: string | Buffer,
+  contentType: string,
+  before: RenderedDocument | undefined,
+  publishedAt: number,
+): Promise<RenderedDocument> {
+  const fresh = await createRepresentationOffThread(body, contentType, publishedAt);
   if (!before) return fresh;
-  if (before.etag === fresh.etag) return createRepresentation(fresh.body, contentType, before.lastModified, before.weakDate ?? false);
+  if (before.etag === fresh.etag) return withDate(fresh, before.lastModified, before.weakDate ?? false);
   const lastModified = Math.max(publishedAt, before.lastModified);
-  return createRepresentation(fresh.body, contentType, lastModified, lastModified === before.lastModified);
+  return withDate(fresh, lastModified, lastModified === before.lastModified);
 }
 
 /** What the transports read: the current snapshot (SnapshotManager, or a fixed one in tests). */
@@ -132,6 +143,16 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
   };
 }
 
+/** What a snapshot is assembled from: the published view, its reviews' JSON and the change it reflects. */
+export interface SnapshotParts {
+  view: PublishedView;
+  /** Each published review's JSON, in the view's order. */
+  reviewJson: readonly string[];
+  version: number;
+  /** When the change was committed (the store's changed_at): the publication time derives from it. */
+  changedAt?: string | null | undefined;
+}
+
 /**
  * Builds a snapshot from a store state: fast documents now; each slow one (insights) carried over from
  * `previous` until its own rendering lands (`slow`), so publishing never waits for seconds of work and
@@ -143,10 +164,25 @@ export function buildSnapshot(
   renderers: readonly DocumentRenderer[],
   previous: Snapshot | null = null,
   now = Date.now(),
-): SnapshotBuild {
+): Promise<SnapshotBuild> {
   const view = buildView(state, urls);
-  const publishedAt = publicationTime(state, view, previous, now);
   const reviewJson = view.reviews.map((r) => JSON.stringify(r));
+  return assembleSnapshot({ view, reviewJson, version: state.version, changedAt: state.changedAt }, renderers, previous, UNSLICED, now);
+}
+
+/**
+ * Renders the documents and indexes of a view into a snapshot. With a real `slicer` it yields to the
+ * event loop between slices of work (issue 11, M2): the caller's previous snapshot serves meanwhile.
+ */
+export async function assembleSnapshot(
+  parts: SnapshotParts,
+  renderers: readonly DocumentRenderer[],
+  previous: Snapshot | null,
+  slicer: TimeSlicer,
+  now = Date.now(),
+): Promise<SnapshotBuild> {
+  const { view, reviewJson, version } = parts;
+  const publishedAt = publicationTime(parts, view, previous, now);
   const documents = new Map<string, RenderedDocument>();
   const values = new Map<string, unknown>();
   const documentVersions = new Map<string, number>();
@@ -154,10 +190,11 @@ export function buildSnapshot(
   const missing = new Set<string>();
   for (const r of renderers) {
     if (r.kind === 'fast') {
-      const out = r.render({ view, reviewJson });
-      documents.set(r.name, dated(out.body, r.contentType, previous?.documents.get(r.name), publishedAt));
+      const out = await r.render({ view, reviewJson, slicer });
+      documents.set(r.name, await dated(out.body, r.contentType, previous?.documents.get(r.name), publishedAt));
       if (out.value !== undefined) values.set(r.name, out.value);
-      documentVersions.set(r.name, state.version);
+      documentVersions.set(r.name, version);
+      await slicer.pause();
       continue;
     }
     const carried = previous?.documents.get(r.name);
@@ -167,26 +204,32 @@ export function buildSnapshot(
       documentVersions.set(r.name, previous!.documentVersions.get(r.name) ?? previous!.version);
     } else missing.add(r.name);
     slow.push(
-      r.render({ view, reviewJson }).then((out) => ({
+      r.render({ view, reviewJson, slicer }).then(async (out) => ({
         name: r.name,
-        version: state.version,
-        document: dated(out.body, r.contentType, carried, publishedAt),
+        version,
+        document: await dated(out.body, r.contentType, carried, publishedAt),
         ...(out.value !== undefined ? { value: out.value } : {}),
       })),
     );
   }
+  const positionById = new Map<string, number>();
+  for (let i = 0; i < view.reviews.length; i++) {
+    positionById.set(view.reviews[i]!.id, i);
+    if (slicer.due()) await slicer.pause();
+  }
+  const index = createSearchIndex(view.business, view.reviews);
   const snapshot: Snapshot = {
-    version: state.version,
+    version,
     view,
     reviewJson,
-    positionById: new Map(view.reviews.map((r, i) => [r.id, i])),
-    index: createSearchIndex(view.business, view.reviews),
+    positionById,
+    index,
     documents,
     values,
     documentVersions,
     missing,
     publishedAt,
-    publishedWeak: previous !== null && previous.version !== state.version && previous.publishedAt === publishedAt,
+    publishedWeak: previous !== null && previous.version !== version && previous.publishedAt === publishedAt,
   };
   return { snapshot, slow };
 }
@@ -213,7 +256,7 @@ export function withDocument(snapshot: Snapshot, landed: LandedDocument): Snapsh
 
 /** A snapshot with every document rendered: for one-shot tools and tests, which can wait. */
 export async function renderSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Promise<Snapshot> {
-  const { snapshot, slow } = buildSnapshot(state, urls, renderers);
+  const { snapshot, slow } = await buildSnapshot(state, urls, renderers);
   let out = snapshot;
   for (const landed of await Promise.all(slow)) out = withDocument(out, landed);
   return out;

@@ -57,6 +57,22 @@ export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string
  * between, whatever the busy timeout; BEGIN IMMEDIATE waits for the lock instead.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  /**
+   * Waits for another process's write lock without blocking the event loop (issue 11, M2): SQLite's own
+   * busy handler sleeps inside the synchronous better-sqlite3 call, so a server write (a hub claim, a
+   * session) queued behind a 50k-review import used to stall every request for up to the busy timeout.
+   * Here busy_timeout is 0 and a statement that finds the database locked is retried after an async
+   * sleep, within the same overall budget; the connection stays held, so this process's statements keep
+   * their order.
+   */
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    return {
+      executeQuery: (query) => waitForLock(() => connection.executeQuery(query)),
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
@@ -72,6 +88,27 @@ class ImmediateSqliteDriver extends SqliteDriver {
       await super.rollbackTransaction(connection);
     } catch (e) {
       if (!/no transaction is active/i.test((e as Error).message)) throw e;
+    }
+  }
+}
+
+/** How long a statement waits for another process's lock before failing with SQLITE_BUSY. */
+export const SQLITE_LOCK_WAIT_MS = 10_000;
+
+function isLocked(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY' || code === 'SQLITE_LOCKED';
+}
+
+/** Runs `statement`, retrying while the database is locked, sleeping between tries (5 ms growing to 50 ms). */
+export async function waitForLock<T>(statement: () => Promise<T>, budgetMs = SQLITE_LOCK_WAIT_MS): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return await statement();
+    } catch (e) {
+      if (!isLocked(e) || Date.now() + pause > deadline) throw e;
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 }
@@ -107,10 +144,11 @@ function openNative(file: string, options: OpenOptions): SqliteDatabase.Database
 
 function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
   const native = openNative(file, options);
-  // WAL lets the server read while an `import` in another process writes; busy_timeout makes that
-  // writer wait for a lock instead of failing; FULL sync so a committed import survives power loss.
+  // WAL lets the server read while an `import` in another process writes; a writer waits for the lock
+  // in ImmediateSqliteDriver (asynchronously), so SQLite's own busy handler is off; FULL sync so a
+  // committed import survives power loss.
   native.pragma('journal_mode = WAL');
-  native.pragma('busy_timeout = 10000');
+  native.pragma('busy_timeout = 0');
   native.pragma('synchronous = FULL');
   native.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: native }) });

@@ -86,6 +86,37 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
       };
     },
 
+    async header() {
+      const v = await db.selectFrom('data_version').select(['version', 'changed_at']).where('singleton', '=', 1).executeTakeFirst();
+      const b = await db.selectFrom('business').select(['doc', 'updated_at']).where('singleton', '=', 1).executeTakeFirst();
+      return {
+        business: b ? BusinessSchema.parse(JSON.parse(b.doc)) : null,
+        businessUpdatedAt: b?.updated_at ?? null,
+        version: Number(v?.version ?? 0),
+        changedAt: v?.changed_at ?? null,
+      };
+    },
+
+    async publishedStamps(afterId, limit) {
+      let q = db.selectFrom('reviews').select(['id', 'content_hash']).where('verified', '=', 1).where('hidden', '=', 0);
+      if (afterId !== null) q = q.where('id', '>', afterId);
+      const rows = await q.orderBy('id').limit(limit).execute();
+      return rows.map((r) => ({ id: r.id, contentHash: r.content_hash }));
+    },
+
+    async reviewsById(ids) {
+      const out: StoredReview[] = [];
+      for (let i = 0; i < ids.length; i += BATCH) {
+        const rows = await db
+          .selectFrom('reviews')
+          .select('doc')
+          .where('id', 'in', ids.slice(i, i + BATCH))
+          .execute();
+        for (const r of rows) out.push(JSON.parse(r.doc) as StoredReview);
+      }
+      return out;
+    },
+
     async applyImport(input: ImportInput, onProgress): Promise<ImportSummary> {
       const run = db.transaction().execute(async (trx) => {
         const stamp = now();

@@ -14,7 +14,7 @@ import { fixtureState } from '../support/fixture.js';
  * all the while. Other clients connect from 127.0.0.2 (any 127/8 address reaches the loopback).
  */
 const urls = createServiceUrls('http://127.0.0.1');
-const snapshot = buildSnapshot(fixtureState(), urls, [datasetRenderer]).snapshot;
+const snapshot = (await buildSnapshot(fixtureState(), urls, [datasetRenderer])).snapshot;
 let app: FastifyInstance | null = null;
 const sockets: net.Socket[] = [];
 

@@ -21,7 +21,7 @@ describe('errors of the HTTP parser', () => {
   let port: number;
   beforeAll(async () => {
     const urls = createServiceUrls('http://127.0.0.1');
-    const { snapshot } = buildSnapshot({ business: null, businessUpdatedAt: null, reviews: [], version: 0 }, urls, []);
+    const { snapshot } = await buildSnapshot({ business: null, businessUpdatedAt: null, reviews: [], version: 0 }, urls, []);
     app = await createApp({ snapshots: { current: () => snapshot }, urls });
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as net.AddressInfo).port;

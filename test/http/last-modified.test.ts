@@ -26,7 +26,7 @@ const PATHS = ['/reviews.json', '/api/feed.json', '/feed.xml', '/api/reviews/sin
 
 /** Publishes a state as the snapshot manager does: fast documents at once, slow ones as they land. */
 async function publish(state: DatasetState, now: number): Promise<Snapshot> {
-  const build = buildSnapshot(state, urls, renderers, current ?? null, now);
+  const build = await buildSnapshot(state, urls, renderers, current ?? null, now);
   current = build.snapshot;
   for (const landed of await Promise.all(build.slow)) current = withDocument(current, landed);
   return current;

@@ -145,13 +145,13 @@ describe('search parameters (issue 11, Low)', () => {
 });
 
 describe('the since cache is bounded in bytes (issue 11, M3)', () => {
-  it('never holds more than its budget, however many dates are asked', () => {
-    const s = buildSnapshot(fixtureState(), urls, []).snapshot;
+  it('never holds more than its budget, however many dates are asked', async () => {
+    const s = (await buildSnapshot(fixtureState(), urls, [])).snapshot;
     const one = reviewsSince(s, '2000-01-01').body.length;
     const budget = one * 3;
     setSinceCacheBudget(budget);
     try {
-      const fresh = buildSnapshot(fixtureState(), urls, []).snapshot;
+      const fresh = (await buildSnapshot(fixtureState(), urls, [])).snapshot;
       for (let day = 1; day <= 28; day++) {
         reviewsSince(fresh, `2000-01-${String(day).padStart(2, '0')}`);
         expect(sinceCacheBytes(fresh)).toBeLessThanOrEqual(budget);

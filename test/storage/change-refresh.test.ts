@@ -18,7 +18,10 @@ it('re-checks after a refresh when a signal arrived during it', async () => {
   } as unknown as ReviewStore;
   const manager = createSnapshotManager({
     store,
-    build: (s) => ({ snapshot: { version: s.version, missing: new Set() } as unknown as Snapshot, slow: [] }),
+    build: async () => {
+      const s = await store.load();
+      return { snapshot: { version: s.version, missing: new Set() } as unknown as Snapshot, slow: [] };
+    },
     pollMs: 0,
   });
   await manager.start();

@@ -70,10 +70,12 @@ await describePostgres('PostgreSQL change propagation', ({ adminUrl, freshDataba
     const reader = await openDatabase(database.url);
     cleanups.push(() => reader.close());
     const builds: DatasetState[] = [];
+    const readerStore = createReviewStore(reader.db);
     const manager = createSnapshotManager({
-      store: createReviewStore(reader.db),
+      store: readerStore,
       // The manager only reads `version` and `missing` from a snapshot; the real build is tested elsewhere.
-      build: (state) => {
+      build: async () => {
+        const state = await readerStore.load();
         builds.push(state);
         return { snapshot: { version: state.version, missing: new Set() } as unknown as Snapshot, slow: [] };
       },

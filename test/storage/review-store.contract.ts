@@ -217,6 +217,34 @@ export function describeReviewStoreContract(name: string, fresh: () => Promise<F
       expect((await store.load()).reviews).toHaveLength(2);
     });
 
+    it('reads the header, published stamps in id pages, and records by id (the incremental build)', async () => {
+      const { store, clock } = await open();
+      const input = [...reviews(7), review('x-hidden', { hidden: true }), review('x-unverified', { verified: false })];
+      await store.applyImport({ business: business(), reviews: input, replace: false });
+      const header = await store.header();
+      expect(header).toEqual({ business: business(), businessUpdatedAt: clock.iso(), version: 1, changedAt: clock.iso() });
+      const pages: string[][] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await store.publishedStamps(after, 3);
+        pages.push(page.map((s) => s.id));
+        for (const s of page) expect(s.contentHash).toMatch(/^[0-9a-f]{64}$/);
+        if (page.length < 3) break;
+        after = page.at(-1)!.id;
+      }
+      const published = reviews(7).map((r) => r.id);
+      expect(pages).toEqual([published.slice(0, 3), published.slice(3, 6), published.slice(6)]);
+      const loaded = await store.load();
+      const byId = await store.reviewsById(['r000002', 'x-hidden', 'missing']);
+      expect(new Set(byId)).toEqual(new Set(loaded.reviews.filter((r) => r.id === 'r000002' || r.id === 'x-hidden')));
+      // An update changes the stamp's hash; an unchanged record keeps it.
+      const before = new Map((await store.publishedStamps(null, 100)).map((s) => [s.id, s.contentHash]));
+      await store.applyImport({ reviews: [review('r000001', { text: 'changed' })], replace: false });
+      const afterUpdate = new Map((await store.publishedStamps(null, 100)).map((s) => [s.id, s.contentHash]));
+      expect(afterUpdate.get('r000001')).not.toBe(before.get('r000001'));
+      expect(afterUpdate.get('r000002')).toBe(before.get('r000002'));
+    });
+
     it('counts a dry run exactly and writes nothing', async () => {
       const { store } = await open();
       await store.applyImport({

@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
+import { createWebSubStore } from '../../src/storage/websub/index.js';
 
 const review = (id: string) => ({
   id,
@@ -35,7 +36,10 @@ function holdWriteLock(file: string, holdMs: number): Promise<void> {
 
 describe('SQLite across processes', () => {
   let handle: DatabaseHandle | undefined;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rds-lock-'));
+  let dir = '';
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rds-lock-'));
+  });
   afterEach(async () => {
     await handle?.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -54,5 +58,39 @@ describe('SQLite across processes', () => {
     expect(summary.added).toBe(1);
     // The other process's bump and this import's bump are both there.
     expect(await store.version()).toBe(before + 2);
+  });
+
+  // Issue 11, M2: SQLite's busy handler sleeps inside the synchronous call, so a server write queued
+  // behind another process's import used to stop every request for up to 10 s.
+  it('a write waiting for the lock leaves the event loop free', async () => {
+    const file = path.join(dir, 'db.sqlite');
+    handle = await openDatabase(`sqlite:${file}`);
+    const store = createReviewStore(handle.db);
+    await store.version();
+    await holdWriteLock(file, 600);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    try {
+      const summary = await store.applyImport({ reviews: [review('b')], replace: false });
+      expect(summary.added).toBe(1);
+    } finally {
+      clearInterval(ticker);
+    }
+    // A blocked loop runs an interval's callback at most once after it unblocks.
+    expect(ticks).toBeGreaterThan(3);
+  });
+
+  it('a hub claim with nothing due does not wait for the lock of another process', async () => {
+    const file = path.join(dir, 'db.sqlite');
+    handle = await openDatabase(`sqlite:${file}`);
+    const hub = createWebSubStore(handle.db, 'sqlite');
+    const store = createReviewStore(handle.db);
+    const before = await store.version();
+    await holdWriteLock(file, 2000);
+    const claim = { worker: 'w', now: Date.now(), claimUntil: Date.now() + 1000, limit: 10 };
+    expect(await hub.claimDueDeliveries(claim)).toEqual([]);
+    expect(await hub.claimDueIntents(claim)).toEqual([]);
+    // Answered while the other process still held its lock: its commit (a version bump) is not in yet.
+    expect(await store.version()).toBe(before);
   });
 });

@@ -24,21 +24,39 @@ export function datasetDocument(view: PublishedView): DatasetDocument {
   };
 }
 
+/** The dataset document around its reviews: `{...,"reviews":[` and `],...}`. */
+function datasetEnds(view: PublishedView): [string, string] {
+  const { reviews: _reviews, ...rest } = datasetDocument(view);
+  const head = JSON.stringify({ business: rest.business, aggregate_rating: rest.aggregate_rating });
+  const tail = JSON.stringify({ updated_at: rest.updated_at, links: rest.links });
+  return [`${head.slice(0, -1)},"reviews":[`, `],${tail.slice(1)}`];
+}
+
 /**
  * `JSON.stringify(datasetDocument(view))`, byte for byte, with the reviews spliced in from their
  * already serialized JSON: at 100k reviews, serializing them a second time doubles the build time.
  */
 export function datasetJson(view: PublishedView, reviewJson: readonly string[]): string {
-  const { reviews: _reviews, ...rest } = datasetDocument(view);
-  const head = JSON.stringify({ business: rest.business, aggregate_rating: rest.aggregate_rating });
-  const tail = JSON.stringify({ updated_at: rest.updated_at, links: rest.links });
-  return `${head.slice(0, -1)},"reviews":[${reviewJson.join(',')}],${tail.slice(1)}`;
+  const [head, tail] = datasetEnds(view);
+  return `${head}${reviewJson.join(',')}${tail}`;
 }
 
-/** `/reviews.json`: every snapshot has it. */
+// Reviews encoded per step of the sliced build: about a megabyte, a few milliseconds.
+const CHUNK = 1000;
+
+/** `/reviews.json`: every snapshot has it. Encoded in chunks between which a running server answers requests. */
 export const datasetRenderer: FastRenderer = {
   kind: 'fast',
   name: 'reviews.json',
   contentType: JSON_MEDIA_TYPE,
-  render: ({ view, reviewJson }) => ({ body: datasetJson(view, reviewJson), lastModified: view.updatedAt }),
+  async render({ view, reviewJson, slicer }) {
+    const [head, tail] = datasetEnds(view);
+    const parts: Buffer[] = [Buffer.from(head)];
+    for (let i = 0; i < reviewJson.length; i += CHUNK) {
+      parts.push(Buffer.from((i === 0 ? '' : ',') + reviewJson.slice(i, i + CHUNK).join(',')));
+      if (slicer?.due()) await slicer.pause();
+    }
+    parts.push(Buffer.from(tail));
+    return { body: Buffer.concat(parts), lastModified: view.updatedAt };
+  },
 };

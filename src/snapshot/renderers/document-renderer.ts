@@ -1,14 +1,17 @@
 import type { PublishedView } from '../../domain/published-view.js';
+import type { TimeSlicer } from '../time-slice.js';
 
 /** What a renderer reads: the published view, and each review's JSON already serialized once. */
 export interface RenderInput {
   view: PublishedView;
   /** Each published review's JSON, in the view's newest-first order. */
   reviewJson: readonly string[];
+  /** Where a renderer of large documents yields to the event loop (issue 11, M2); absent: never. */
+  slicer?: TimeSlicer;
 }
 
 export interface RenderOutput {
-  body: string;
+  body: string | Buffer;
   lastModified: string;
   /** The parsed document, for transports that serve parts of it (MCP get_insights). */
   value?: unknown;
@@ -23,7 +26,7 @@ interface RendererBase {
 /** Milliseconds of work: rendered while the snapshot is built, before it is published. */
 export interface FastRenderer extends RendererBase {
   kind: 'fast';
-  render(input: RenderInput): RenderOutput;
+  render(input: RenderInput): RenderOutput | Promise<RenderOutput>;
 }
 
 /**

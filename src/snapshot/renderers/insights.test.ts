@@ -61,7 +61,7 @@ describe('slow documents', () => {
     const first = await renderSnapshot(state, urls, [slow('"v1"', Promise.resolve())]);
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const { snapshot: second, slow: landing } = buildSnapshot({ ...state, version: 2 }, urls, [slow('"v2"', gate)], first);
+    const { snapshot: second, slow: landing } = await buildSnapshot({ ...state, version: 2 }, urls, [slow('"v2"', gate)], first);
     // Published at once, complete, with the previous rendering.
     expect(second.documents.get('slow.json')?.body.toString()).toBe('"v1"');
     expect(second.documentVersions.get('slow.json')).toBe(1);
@@ -74,8 +74,8 @@ describe('slow documents', () => {
     expect(withDocument(third, { ...landed, version: 1 })).toBe(third);
   });
 
-  it('a cold start has the document missing until it lands', () => {
-    const { snapshot } = buildSnapshot(state, urls, [slow('"x"', new Promise<void>(() => {}))]);
+  it('a cold start has the document missing until it lands', async () => {
+    const { snapshot } = await buildSnapshot(state, urls, [slow('"x"', new Promise<void>(() => {}))]);
     expect(snapshot.documents.has('slow.json')).toBe(false);
     expect([...snapshot.missing]).toEqual(['slow.json']);
   });

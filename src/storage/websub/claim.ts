@@ -25,6 +25,13 @@ export async function claimDue<T extends ClaimTable>(
   const until = iso(claimUntil);
   const key = sql.ref(KEYS[table]);
   const free = sql`(claimed_by is null or claim_expires_at < ${at})`;
+  // SQLite: an UPDATE takes the write lock even when it matches nothing, and the hub polls every
+  // second, so during another process's import it would wait for that import's whole transaction. A
+  // read first (WAL readers never wait) leaves the lock alone when nothing is due (issue 11, M2).
+  if (!pg) {
+    const due = await sql`select 1 from ${sql.table(table)} where due_at <= ${at} and ${free} limit 1`.execute(db);
+    if (due.rows.length === 0) return [];
+  }
   const { rows } = await sql<Selectable<Database[T]>>`
     update ${sql.table(table)} set claimed_by = ${worker}, claim_expires_at = ${until}, due_at = ${until}
     where ${key} in (

@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ReviewStore } from '../../src/domain/ports.js';
+import { parseSearchQuery } from '../../src/domain/search-params.js';
+import { withDecodedCursor } from '../../src/domain/search-query.js';
+import { createServiceUrls } from '../../src/domain/urls.js';
+import { searchReviews } from '../../src/snapshot/queries.js';
+import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { createSnapshotBuilder } from '../../src/snapshot/snapshot-builder.js';
+import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import { createReviewStore } from '../../src/storage/review-store.js';
+import { business, review, reviews } from '../storage/fixtures.js';
+
+/**
+ * Issue 11, M2 / issue 15: the incremental, time-sliced build must publish exactly what a build from
+ * scratch publishes, after any sequence of changes, while reading only what changed.
+ */
+const urls = createServiceUrls('http://127.0.0.1:8080');
+const fast = createDocumentRenderers().list.filter((r) => r.kind === 'fast');
+const QUERIES = ['rating=5', 'mentions_technician=Mike', 'query=boiler&sort=highest', 'since=2025-06-01&limit=3', 'mentions_service=drain'];
+const catalog = (aliases: string[]) =>
+  business({
+    technicians: [{ id: 'mike-r', name: 'Mike Rivera', role: null, aliases }],
+    services: [{ id: 'drain', name: 'Drain cleaning', description: null, aliases: [] }],
+  });
+
+function search(snapshot: Snapshot, q: string): string {
+  const parsed = withDecodedCursor(parseSearchQuery(Object.fromEntries(new URLSearchParams(q))));
+  if (!parsed.ok) throw new Error(`bad query ${q}`);
+  return searchReviews(snapshot, parsed.value).json;
+}
+
+async function expectSameAsFromScratch(built: Snapshot, store: ReviewStore): Promise<void> {
+  const scratch = (await buildSnapshot(await store.load(), urls, fast, null, built.publishedAt)).snapshot;
+  expect(built.version).toBe(scratch.version);
+  expect(built.reviewJson).toEqual(scratch.reviewJson);
+  expect(built.view.aggregate).toEqual(scratch.view.aggregate);
+  expect(built.view.updatedAt).toBe(scratch.view.updatedAt);
+  for (const [name, doc] of scratch.documents) {
+    expect(built.documents.get(name)?.etag, name).toBe(doc.etag);
+    expect(built.documents.get(name)?.body.equals(doc.body), name).toBe(true);
+  }
+  for (const q of QUERIES) expect(search(built, q), q).toBe(search(scratch, q));
+}
+
+describe('incremental snapshot build', () => {
+  let handle: DatabaseHandle;
+  let store: ReviewStore;
+  let fetched: string[];
+  beforeEach(async () => {
+    handle = await openDatabase('sqlite::memory:');
+    const real = createReviewStore(handle.db);
+    fetched = [];
+    store = {
+      ...real,
+      reviewsById: (ids) => {
+        fetched.push(...ids);
+        return real.reviewsById(ids);
+      },
+    };
+  });
+  afterEach(() => handle.close());
+
+  it('publishes what a build from scratch publishes, after every kind of change, reading only what changed', async () => {
+    const builder = createSnapshotBuilder({ store, urls, renderers: fast, pageSize: 7 });
+    const initial = reviews(40).map((r, i) => (i % 4 === 0 ? { ...r, text: `Mike fixed the boiler and the drain. ${r.text}` } : r));
+    await store.applyImport({ business: catalog(['Mike']), reviews: initial, replace: false });
+    let snapshot = (await builder.build(null)).snapshot;
+    await expectSameAsFromScratch(snapshot, store);
+    expect(fetched).toHaveLength(40);
+
+    const steps: [string, () => Promise<unknown>, number][] = [
+      ['update one', () => store.applyImport({ reviews: [{ ...initial[5]!, text: 'Mike was late.', rating: 2 }], replace: false }), 1],
+      ['hide one', () => store.applyImport({ reviews: [{ ...initial[6]!, hidden: true }], replace: false }), 0],
+      ['add two', () => store.applyImport({ reviews: [review('new-1', { date: '2026-01-01' }), review('new-2')], replace: false }), 2],
+      // Also restores the updated and the hidden review: two fetches.
+      ['delete by replace', () => store.applyImport({ reviews: initial.slice(0, 30), replace: true }), 2],
+      // Mentions depend on the catalog: a new alias re-resolves every review.
+      ['catalog change', () => store.applyImport({ business: catalog(['Mike', 'Rivera']), reviews: [], replace: false }), 30],
+    ];
+    for (const [what, change, expectedFetches] of steps) {
+      await change();
+      fetched = [];
+      snapshot = (await builder.build(snapshot)).snapshot;
+      await expectSameAsFromScratch(snapshot, store);
+      expect(fetched.length, what).toBe(expectedFetches);
+    }
+  });
+
+  it('yields to the event loop while it builds', async () => {
+    await store.applyImport({ business: catalog([]), reviews: reviews(300), replace: false });
+    const builder = createSnapshotBuilder({ store, urls, renderers: fast, pageSize: 50, sliceMs: 0 });
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    try {
+      await builder.build(null);
+    } finally {
+      clearInterval(counting);
+    }
+    // Unsliced, the build would run to its end in one macrotask, with no timer callback in between.
+    expect(turns).toBeGreaterThan(5);
+  });
+
+  it('reads again when a write commits mid-build, so no snapshot mixes two versions', async () => {
+    await store.applyImport({ business: catalog([]), reviews: reviews(20), replace: false });
+    let wrote = false;
+    const racing: ReviewStore = {
+      ...store,
+      reviewsById: async (ids) => {
+        const rows = await store.reviewsById(ids);
+        if (!wrote) {
+          wrote = true;
+          await store.applyImport({ reviews: reviews(20).slice(0, 10), replace: true });
+        }
+        return rows;
+      },
+    };
+    const built = (await createSnapshotBuilder({ store: racing, urls, renderers: fast, pageSize: 5 }).build(null)).snapshot;
+    expect(wrote).toBe(true);
+    expect(built.view.reviews).toHaveLength(10);
+    await expectSameAsFromScratch(built, store);
+  });
+});
