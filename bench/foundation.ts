@@ -143,6 +143,9 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
     const profileDir = values['cpu-prof'];
     const service = await startService({
       databaseUrl: db,
+      // Not the start-up measurement (that is above): on a loaded machine 100k reviews can take more
+      // than the default minute to the first 200.
+      timeoutMs: 600_000,
       ...(profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir, String(size))] } : {}),
     });
     try {
