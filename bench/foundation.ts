@@ -96,7 +96,13 @@ async function compare(
       r = await runLoad({ ...opts, ...reference });
     }
     const c = { size, case: `${name}, round ${round + 1}`, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
-    log(`${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)`);
+    const cpu =
+      s.cpuUsPerRequest !== null && r.cpuUsPerRequest !== null
+        ? `; CPU ${s.cpuUsPerRequest.toFixed(0)} vs ${r.cpuUsPerRequest.toFixed(0)} µs/req`
+        : '';
+    log(
+      `${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)${cpu}`,
+    );
     results.push(c);
   }
   return results;
@@ -195,8 +201,8 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
               size,
               'search, mixed filters',
               0.5,
-              { url: service.base + searchUrl },
-              { url: baseline.base + searchUrl },
+              { url: service.base + searchUrl, cpuPid: service.child.process.pid },
+              { url: baseline.base + searchUrl, cpuPid: baseline.child.process.pid },
               'baseline',
             )),
           );
@@ -235,13 +241,20 @@ function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+/** Server CPU per request, service / reference, and their ratio (reference ÷ service, like the rates'). */
+function cpuCell(c: Comparison): string {
+  const s = c.service.cpuUsPerRequest;
+  const r = c.reference.cpuUsPerRequest;
+  return s === null || r === null ? 'n/a' : `${fmt(s)} / ${fmt(r)} (${fmt(r / s, 2)}x)`;
+}
+
 function report(comparisons: Comparison[], starts: Startup[]): string {
   const lines = [
-    '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---|',
+    '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | server CPU µs/req, service / reference | |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...comparisons.map(
       (c) =>
-        `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
+        `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${cpuCell(c)} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
     ),
     ...(starts.length === 0
       ? []
