@@ -32,10 +32,7 @@ function searchParts(snapshot: Snapshot, query: SearchQuery): { positions: numbe
 }
 
 function joinReviews(snapshot: Snapshot, positions: readonly number[]): string {
-  const json = snapshot.reviewJson;
-  let out = '';
-  for (let i = 0; i < positions.length; i++) out += (i === 0 ? '' : ',') + json[positions[i]!]!;
-  return out;
+  return positions.map((p) => snapshot.reviewJson[p]).join(',');
 }
 
 export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
@@ -44,60 +41,35 @@ export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: s
 }
 
 /**
- * Per snapshot data, made on first use and keyed by the reviewJson array (which a snapshot's copies,
- * withDocument, share): each review's JSON as UTF-8 bytes, so an answer is copied together rather than
- * encoded per request, and its digest (SHA-256, base64url) for the answer's ETag.
+ * Each review's digest (SHA-256 of its JSON, base64url) for the answers' ETags, made on first use, per
+ * snapshot data: keyed by the reviewJson array, which a snapshot's copies (withDocument) share.
  */
-interface ReviewBytes {
-  bytes: (Buffer | undefined)[];
-  digests: (string | undefined)[];
-}
-const reviewBytes = new WeakMap<readonly string[], ReviewBytes>();
+const reviewDigests = new WeakMap<readonly string[], (string | undefined)[]>();
 
-function reviewBytesOf(snapshot: Snapshot): ReviewBytes {
-  let cache = reviewBytes.get(snapshot.reviewJson);
-  if (!cache) {
-    const n = snapshot.reviewJson.length;
-    reviewBytes.set(snapshot.reviewJson, (cache = { bytes: new Array<Buffer | undefined>(n), digests: new Array<string | undefined>(n) }));
+function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
+  const json = snapshot.reviewJson;
+  let digests = reviewDigests.get(json);
+  if (!digests) reviewDigests.set(json, (digests = new Array<string | undefined>(json.length)));
+  let out = '';
+  for (let i = 0; i < positions.length; i++) {
+    const pos = positions[i]!;
+    out += (i === 0 ? '' : ',') + (digests[pos] ??= hash('sha256', json[pos]!, 'base64url').slice(0, 22));
   }
-  return cache;
+  return out;
 }
-
-const SEARCH_HEAD = Buffer.from('{"reviews":[');
-const COMMA = 0x2c;
 
 /**
- * `GET /api/reviews/search` (issue 15): the answer's bytes, the same as searchReviews's JSON, with a
- * strong ETag derived from its content without hashing those bytes. They are `{"reviews":[` + the
- * reviews' JSON + the envelope, so the same reviews (by digest) and the same envelope are the same
- * bytes: the tag hashes the digests and the envelope (a few hundred bytes instead of tens of
- * kilobytes). It is equal on every replica and after restarts (contract §4), and a search whose reviews
- * did not change keeps its tag when others do.
+ * `GET /api/reviews/search` (issue 15): searchReviews's answer with a strong ETag derived from its
+ * content without hashing its bytes. They are `{"reviews":[` + the reviews' JSON + the envelope, so the
+ * same reviews (by digest) and the same envelope are the same bytes: the tag hashes the digests and the
+ * envelope (a few hundred bytes instead of tens of kilobytes). It is equal on every replica and after
+ * restarts (contract §4), and a search whose reviews did not change keeps its tag when others do.
  */
 export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Representation {
   const { positions, envelope } = searchParts(snapshot, query);
-  const cache = reviewBytesOf(snapshot);
-  const json = snapshot.reviewJson;
-  const parts: Buffer[] = new Array<Buffer>(positions.length);
-  let size = SEARCH_HEAD.length + Math.max(0, positions.length - 1);
-  let tagInput = 'search:';
-  for (let i = 0; i < positions.length; i++) {
-    const pos = positions[i]!;
-    const part = (cache.bytes[pos] ??= Buffer.from(json[pos]!, 'utf8'));
-    parts[i] = part;
-    size += part.length;
-    tagInput += (i === 0 ? '' : ',') + (cache.digests[pos] ??= hash('sha256', part, 'base64url').slice(0, 22));
-  }
-  const tail = Buffer.from(envelope, 'utf8');
-  const body = Buffer.allocUnsafe(size + tail.length);
-  let at = SEARCH_HEAD.copy(body, 0);
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) body[at++] = COMMA;
-    at += parts[i]!.copy(body, at);
-  }
-  tail.copy(body, at);
-  const etag = `"${hash('sha256', tagInput + envelope, 'base64url').slice(0, 32)}"`;
-  return createRepresentationWithEtag(body, JSON_MEDIA_TYPE, etag, snapshot.publishedAt, snapshot.publishedWeak);
+  const json = `{"reviews":[${joinReviews(snapshot, positions)}${envelope}`;
+  const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
+  return createRepresentationWithEtag(json, JSON_MEDIA_TYPE, etag, snapshot.publishedAt, snapshot.publishedWeak);
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */
