@@ -4,7 +4,7 @@
  * also beside json-server 0.17 over the same reviews.
  *
  *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
- *     [--cases dataset200,dataset304,search,json-server] [--startups 3] [--cpu-prof DIR]
+ *     [--startups 3] [--cases dataset200,dataset304,search,json-server | none] [--cpu-prof DIR]
  *
  * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
  * markdown and to bench/results/ as JSON.
@@ -44,6 +44,7 @@ const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const startups = Number(values.startups);
 const cases = new Set(values.cases.split(','));
+const LOAD_CASES = ['dataset200', 'dataset304', 'search', 'json-server'];
 const datasetConnections = Number(values['dataset-connections']);
 if (
   sizes.some((n) => !Number.isInteger(n) || n < 1) ||
@@ -145,6 +146,8 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
       log(`${size}: start-up ${s.firstOkMs} ms to the first 200 (listening log at ${s.listeningMs} ms, ${s.cpuMs} ms CPU)`);
     }
     if (startups > 0) starts.push(startup);
+    // `--cases none` (or any list without a load case): start-up only, without waiting for insights.
+    if (!LOAD_CASES.some((c) => cases.has(c))) return;
 
     const profileDir = values['cpu-prof'];
     const service = await startService({

@@ -5,17 +5,17 @@ import { DEFAULT_DATABASE_URL, type Config } from './config.js';
 import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
 import type { ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
-import { importFiles } from './import/import-files.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { setSinceCacheBudget } from './snapshot/queries.js';
 import { createMetricSources } from './storage/ops-queries.js';
+import { openDocumentCache } from './snapshot/document-cache.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
 import { createSnapshotBuilder } from './snapshot/snapshot-builder.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
+import { createDocumentCacheStore } from './storage/document-cache-store.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
-import { createPostgresChangeSignal } from './storage/postgres/change-listener.js';
 import { createReviewStore } from './storage/review-store.js';
 import { createWebSubStore } from './storage/websub/index.js';
 import { loadTaxonomyFile } from './taxonomy-file.js';
@@ -43,6 +43,8 @@ export interface RunningServer {
  */
 async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Promise<void> {
   if (!(await store.isEmpty())) return;
+  // The importer (and its CSV parser) loads only for this first start (issue 14).
+  const { importFiles } = await import('./import/import-files.js');
   const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false, demo: true });
   if (!outcome.ok) throw new Error(`the bundled demo dataset is invalid: ${outcome.problems.length} problems`);
   log.info(
@@ -61,10 +63,17 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   try {
     const store = createReviewStore(database.db);
     if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
-    const renderers = createDocumentRenderers({ taxonomies: await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE), worker: true });
+    const taxonomies = await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE);
+    // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
+    const renderers = createDocumentRenderers({ taxonomies, worker: true, known: (name) => documents.known(name) });
+    const documents = await openDocumentCache(
+      createDocumentCacheStore(database.db),
+      renderers.list.filter((r) => r.kind === 'slow'),
+      { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
+    );
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
-    const builder = createSnapshotBuilder({ store, urls, renderers: renderers.list });
+    const builder = createSnapshotBuilder({ store, urls, renderers: renderers.list, seeded: documents.seeded });
     const snapshots = createSnapshotManager({
       store,
       build: async (previous) => {
@@ -73,7 +82,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         metrics.observeSnapshotBuild((performance.now() - started) / 1000);
         // The slow documents (insights) render in the worker; their time is from the build's start.
         for (const landed of build.slow) {
-          landed.then(() => metrics.observeInsights((performance.now() - started) / 1000)).catch(() => undefined);
+          landed
+            .then((l) => {
+              metrics.observeInsights((performance.now() - started) / 1000);
+              documents.persist(l);
+            })
+            .catch(() => undefined);
         }
         return build;
       },
@@ -83,9 +97,10 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     await snapshots.start();
     // PostgreSQL: every committed write NOTIFYs; refresh at once instead of waiting for the next poll,
     // which stays as the safety net. SQLite has no notifications: the poll is a cheap counter read.
+    // Its module loads the PostgreSQL driver: imported in that mode only (issue 14).
     const changes =
       database.dialect === 'postgres'
-        ? createPostgresChangeSignal({
+        ? (await import('./storage/postgres/change-listener.js')).createPostgresChangeSignal({
             url: config.DATABASE_URL,
             onError: (err) => logger.warn({ err }, 'change listener lost its PostgreSQL connection; reconnecting'),
           })
@@ -159,6 +174,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         snapshots.stop();
         await app.close();
         await renderers.close();
+        await documents.close();
         await websub.close();
         await changes?.close();
         await database.close();

@@ -24,6 +24,8 @@ declare module 'autocannon' {
   interface Instance extends Promise<Result> {
     on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): this;
     on(event: 'reqError', listener: (error: Error) => void): this;
+    /** Ends the run early; the promise then resolves with what was measured. */
+    stop(): void;
   }
   interface Histogram {
     average: number;

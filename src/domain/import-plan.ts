@@ -2,14 +2,33 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
 import type { ImportSummary } from './ports.js';
 import { isPublished, type StoredReview } from './review.js';
 
-/** The hash of what a review says, not of when it was written: `updated_at` is left out. */
+/**
+ * The hash of what a review says, not of when it was written: `updated_at` is left out, and so are the
+ * mention tags the text yields anyway (`derived_tags`): an export lists them in `mentions`, and
+ * importing it back must find the record unchanged (contract §3, round trip).
+ */
 export function reviewContentHash(r: IncomingReview): string {
-  const { updated_at: _ignored, ...content } = r;
-  return sha256Hex(canonicalJson(content));
+  const { updated_at: _ignored, derived_tags: derived, ...content } = r;
+  if (!derived) return sha256Hex(canonicalJson(content));
+  const own = (given: string[], found: string[]) => given.filter((id) => !found.includes(id));
+  const tags = content.mention_tags;
+  const mention_tags = {
+    technicians: own(tags.technicians, derived.technicians),
+    services: own(tags.services, derived.services),
+    service_areas: own(tags.service_areas, derived.service_areas),
+  };
+  return sha256Hex(canonicalJson({ ...content, mention_tags }));
 }
 
-/** A review as an import gives it: `updated_at` may be absent (the import then stamps it). */
-export type IncomingReview = Omit<StoredReview, 'updated_at'> & { updated_at?: string | undefined };
+/**
+ * A review as an import gives it: `updated_at` may be absent (the import then stamps it). Its mention
+ * tags are kept as given; `derived_tags` names those the import's catalog also finds in the text, for
+ * the content hash only (never stored).
+ */
+export type IncomingReview = Omit<StoredReview, 'updated_at'> & {
+  updated_at?: string | undefined;
+  derived_tags?: StoredReview['mention_tags'];
+};
 
 export interface ExistingRow {
   content_hash: string;
@@ -39,10 +58,10 @@ export function planImport(
   let unchanged = 0;
   let unpublished = 0;
   const seen = new Set<string>();
-  for (const review of incoming) {
+  for (const { derived_tags: derived, ...review } of incoming) {
     seen.add(review.id);
     if (!isPublished(review)) unpublished++;
-    const hash = reviewContentHash(review);
+    const hash = reviewContentHash({ ...review, ...(derived ? { derived_tags: derived } : {}) });
     const old = existing.get(review.id);
     if (!old) {
       added++;

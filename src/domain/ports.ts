@@ -73,3 +73,27 @@ export interface ReviewStore {
   /** Applies an import atomically: all of it or, on any error, nothing. */
   applyImport(input: ImportInput, onProgress?: (done: number, total: number) => void): Promise<ImportSummary>;
 }
+
+/** A rendered document kept across restarts (issue 15): today the slow insights document. */
+export interface StoredDocument {
+  /** The document's name in the snapshot (`insights.json`). */
+  name: string;
+  /** SHA-256 (hex) of everything the body was computed from: equal inputs give equal bytes. */
+  inputHash: string;
+  body: string;
+  /** The Last-Modified it was served with (ms, whole seconds), and whether that date was weak. */
+  lastModified: number;
+  weakDate: boolean;
+  /** When it was written (ISO), for operators. */
+  renderedAt: string;
+}
+
+/**
+ * The document cache port: the last rendering of each slow document, so that a fresh process serves it
+ * at once instead of answering 503 until its own rendering lands. A cache: losing it costs one recompute.
+ */
+export interface DocumentCacheStore {
+  read(name: string): Promise<StoredDocument | undefined>;
+  /** Replaces the stored document of that name. May fail (a busy SQLite file): callers log and go on. */
+  write(document: StoredDocument): Promise<void>;
+}

@@ -1,9 +1,10 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
+import { fastPathsOf, serveFastPaths } from './fast-path.js';
 import { createOpenApiTransforms } from './openapi-document.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerProtocolEdges } from './protocol-edges.js';
@@ -54,6 +55,23 @@ export const DEFAULT_LIMITS: HttpLimits = {
 
 // Headers a browser script may read (contract §4).
 const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Mcp-Session-Id'];
+// What @fastify/cors (below) adds to every answer that is not a preflight: fast answers send the same.
+const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS.join(', ') };
+
+/** Fastify's default request ids (`req-1`, `req-2`, ...), one sequence shared with the fast paths' log lines. */
+function createRequestIds(): () => string {
+  let next = 0;
+  return () => {
+    next = (next + 1) & 2147483647;
+    return `req-${next.toString(36)}`;
+  };
+}
+
+/** Whether the logger writes `info` lines (pino says; a logger that cannot say is assumed to). */
+function logsInfo(log: FastifyBaseLogger): boolean {
+  const withLevels = log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  return typeof withLevels.isLevelEnabled === 'function' ? withLevels.isLevelEnabled('info') : true;
+}
 
 /**
  * The app factory (style.md, after Fastify's build(opts)): everything but `listen`, so tests drive
@@ -66,7 +84,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       ? { loggerInstance: deps.logger }
       : { logger: deps.logger ?? false };
   const limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const genReqId = createRequestIds();
   const app = Fastify({
+    genReqId,
     ...(loggerOptions as FastifyServerOptions),
     // One line per request, written when it completes (contract §8), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -100,6 +120,31 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       'request',
     );
   });
+  // Behind a proxy the client's address comes from Fastify's X-Forwarded-For handling: with request logs
+  // on, those requests keep the full path so that the log line names the same address.
+  const logsRequests = logsInfo(app.log);
+  if (!deps.trustProxy || !logsRequests) {
+    fastPathsOf(app).common = CORS_HEADERS;
+    // The same metrics and log line as the onResponse hook above, for requests answered before Fastify.
+    serveFastPaths(app, {
+      answered(request, route, status, startedAt) {
+        const ms = performance.now() - startedAt;
+        deps.ops?.metrics?.observeRequest(route, request.method!, status, ms / 1000);
+        if (logsRequests)
+          app.log.info(
+            {
+              reqId: genReqId(),
+              method: request.method,
+              url: request.url,
+              status,
+              ms: Math.round(ms * 10) / 10,
+              ip: request.socket.remoteAddress,
+            },
+            'request',
+          );
+      },
+    });
+  }
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -17,6 +17,8 @@ function splitTags(header: string): string[] {
 }
 
 export function etagMatches(ifNoneMatch: string, etag: string): boolean {
+  // The common revalidation: the client sends back exactly the tag it got.
+  if (ifNoneMatch === etag) return true;
   if (ifNoneMatch.trim() === '*') return true;
   const current = opaque(etag);
   return current !== null && splitTags(ifNoneMatch).some((t) => t === '*' || opaque(t) === current);

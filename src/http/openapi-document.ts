@@ -1,4 +1,5 @@
-import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type * as ZodProviderModule from 'fastify-type-provider-zod';
+import type { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RESPONSE_HEADERS, type ResponseSpec } from '../domain/openapi-spec.js';
 
@@ -7,6 +8,19 @@ import { RESPONSE_HEADERS, type ResponseSpec } from '../domain/openapi-spec.js';
  * response headers and examples (the library keeps only a response's description and schemas), and
  * one component per shape (the library emits an `XInput` twin of every registered schema).
  */
+
+// The schema converter loads with the first request for the document, not at start (issue 14).
+let zodProvider: typeof ZodProviderModule | undefined;
+
+/** Loads what generating the document needs; call (and await) before `app.swagger()`. */
+export async function loadOpenApiGenerator(): Promise<void> {
+  zodProvider ??= await import('fastify-type-provider-zod');
+}
+
+function provider(): typeof ZodProviderModule {
+  if (!zodProvider) throw new Error('the OpenAPI generator is not loaded: await loadOpenApiGenerator() before app.swagger()');
+  return zodProvider;
+}
 
 function isResponseSpec(value: unknown): value is ResponseSpec {
   return typeof value === 'object' && value !== null && !(value instanceof z.ZodType) && 'description' in value;
@@ -17,8 +31,9 @@ type TransformInput = Parameters<Transform>[0];
 
 /** The per-route transform: the library's, with headers and examples carried over. */
 function createOpenApiTransform(bodyExamples: Map<string, unknown>): Transform {
-  const zodTransform = createJsonSchemaTransform({});
+  let zodTransform: Transform | undefined;
   return (input: TransformInput) => {
+    zodTransform ??= provider().createJsonSchemaTransform({});
     const { bodyExample, ...schema } = (input.schema ?? {}) as {
       response?: Record<string, unknown>;
       bodyExample?: unknown;
@@ -152,10 +167,12 @@ function addBodyExamples(doc: OpenApiObject, bodyExamples: Map<string, unknown>)
  */
 export function createOpenApiTransforms(): { transform: Transform; transformObject: TransformObject } {
   const bodyExamples = new Map<string, unknown>();
-  const zodTransformObject = createJsonSchemaTransformObject({});
+  let zodTransformObject: TransformObject | undefined;
   return {
     transform: createOpenApiTransform(bodyExamples),
-    transformObject: (input) =>
-      addBodyExamples(onePerShape(zodTransformObject(input) as OpenApiObject), bodyExamples) as ReturnType<TransformObject>,
+    transformObject: (input) => {
+      zodTransformObject ??= provider().createJsonSchemaTransformObject({});
+      return addBodyExamples(onePerShape(zodTransformObject(input) as OpenApiObject), bodyExamples) as ReturnType<TransformObject>;
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { codedEtag, type Representation } from '../snapshot/rendered-document.js';
+import { codedEtag, type ContentCoding, type Representation } from '../snapshot/rendered-document.js';
 import { isNotModified } from './conditional.js';
 import { negotiateCoding } from './negotiation.js';
 
@@ -8,16 +8,50 @@ export const CACHE_CONTROL = 'public, max-age=60';
 // Compressing a few hundred bytes costs more than it saves.
 const MIN_COMPRESS_BYTES = 1024;
 
+/** The coding a response of `rep` uses for this Accept-Encoding; null for identity. */
+export function codingFor(rep: Representation, acceptEncoding: string | undefined): ContentCoding | null {
+  return rep.body.length >= MIN_COMPRESS_BYTES ? negotiateCoding(acceptEncoding) : null;
+}
+
+// Formatted once per representation: a Date and its string cost more than the rest of a 304 (issue 15).
+const httpDates = new WeakMap<Representation, string>();
+
+/** Last-Modified of a representation as an HTTP date (RFC 9110 §5.6.7). */
+export function httpDate(rep: Representation): string {
+  let date = httpDates.get(rep);
+  if (date === undefined) {
+    date = new Date(rep.lastModified).toUTCString();
+    httpDates.set(rep, date);
+  }
+  return date;
+}
+
+export type NotModifiedHeaders = Record<ContentCoding | 'identity', Readonly<Record<string, string>>>;
+
+/**
+ * The headers of a 304 for `rep`, one set per coding: `leading` (CORS, Link), then what
+ * sendRepresentation sends with its 304, in the same order. RFC 9110 §15.4.5: the 304 carries the
+ * ETag, Vary and Cache-Control a 200 would, and Last-Modified as sent today.
+ */
+export function notModifiedHeaders(rep: Representation, leading: Readonly<Record<string, string>>, vary: string): NotModifiedHeaders {
+  const common = { ...leading, vary, 'cache-control': CACHE_CONTROL, 'last-modified': httpDate(rep) };
+  return {
+    identity: { ...common, etag: rep.etag },
+    gzip: { ...common, etag: codedEtag(rep.etag, 'gzip') },
+    br: { ...common, etag: codedEtag(rep.etag, 'br') },
+  };
+}
+
 /**
  * Sends a representation with its validators, answering 304 when the request's conditions match,
  * compressing when asked. HEAD gets the same headers as GET with no body (RFC 9110 §9.3.2).
  */
 export async function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): Promise<FastifyReply> {
-  const coding = rep.body.length >= MIN_COMPRESS_BYTES ? negotiateCoding(request.headers['accept-encoding']) : null;
+  const coding = codingFor(rep, request.headers['accept-encoding']);
   // A route that also negotiates the media type has already said `Vary: Accept, Accept-Encoding`.
   if (!reply.hasHeader('Vary')) reply.header('Vary', 'Accept-Encoding');
   reply.header('Cache-Control', CACHE_CONTROL);
-  reply.header('Last-Modified', new Date(rep.lastModified).toUTCString());
+  reply.header('Last-Modified', httpDate(rep));
   const notModified = isNotModified(request.headers, rep);
   if (notModified) {
     reply.header('ETag', coding ? codedEtag(rep.etag, coding) : rep.etag);

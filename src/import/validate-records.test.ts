@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BusinessSchema } from '../domain/business.js';
 import { createMentionMatcher } from '../domain/mentions.js';
+import { reviewContentHash } from '../domain/import-plan.js';
 import { toIncoming, validateFiles, formatProblem } from './validate-records.js';
 
 const ok = (id: string, extra: object = {}) => ({
@@ -58,7 +59,7 @@ describe('toIncoming', () => {
       { id: 'ann', name: 'Ann', aliases: [] },
     ],
   });
-  it('drops mention tags the text already yields, so an export imports back unchanged', () => {
+  it('keeps every mention tag; those the text already yields are left out of the content hash', () => {
     const parsed = validateFiles(
       [
         {
@@ -72,7 +73,13 @@ describe('toIncoming', () => {
       { assumeVerified: false },
     );
     const incoming = toIncoming(parsed.records[0]!.review, createMentionMatcher(business));
-    expect(incoming.mention_tags.technicians).toEqual(['ann']);
+    expect(incoming.mention_tags.technicians).toEqual(['mike', 'ann']);
+    expect(incoming.derived_tags?.technicians).toEqual(['mike']);
+    // The same record as an export of it without the derived tag: the same content.
+    const { derived_tags: _d, ...plain } = incoming;
+    expect(reviewContentHash(incoming)).toBe(
+      reviewContentHash({ ...plain, mention_tags: { ...plain.mention_tags, technicians: ['ann'] } }),
+    );
     expect(incoming).toMatchObject({
       title: null,
       language: null,

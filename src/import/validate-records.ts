@@ -139,15 +139,17 @@ export function validateFiles(
 }
 
 /**
- * The stored form of an import record. Mention tags that the text already yields are dropped, so an
- * export (whose `mentions` include the derived ones) imports back as the same stored record.
+ * The stored form of an import record. Its mention tags are kept as given (contract §2: the ids a record
+ * lists are mentions, whatever the catalog later says); the ones the text also yields with this catalog
+ * are named in `derived_tags`, which the content hash leaves out, so an export (whose `mentions` include
+ * the derived ones) imports back unchanged.
  */
 export function toIncoming(r: ImportReview, matcher: MentionMatcher): IncomingReview {
   const title = r.title ?? null;
   const text = r.text;
   const derived = matcher.resolve(title, text, { technicians: [], services: [], service_areas: [] });
-  const keep = (given: string[] | undefined, found: { id: string }[]) =>
-    [...new Set(given ?? [])].filter((id) => !found.some((f) => f.id === id));
+  const unique = (given: string[] | undefined) => [...new Set(given ?? [])];
+  const found = (given: string[] | undefined, yielded: { id: string }[]) => unique(given).filter((id) => yielded.some((f) => f.id === id));
   return {
     id: r.id,
     date: r.date,
@@ -160,9 +162,14 @@ export function toIncoming(r: ImportReview, matcher: MentionMatcher): IncomingRe
     verified: r.verified ?? true,
     hidden: r.hidden,
     mention_tags: {
-      technicians: keep(r.mentions?.technicians, derived.technicians),
-      services: keep(r.mentions?.services, derived.services),
-      service_areas: keep(r.mentions?.service_areas, derived.service_areas),
+      technicians: unique(r.mentions?.technicians),
+      services: unique(r.mentions?.services),
+      service_areas: unique(r.mentions?.service_areas),
+    },
+    derived_tags: {
+      technicians: found(r.mentions?.technicians, derived.technicians),
+      services: found(r.mentions?.services, derived.services),
+      service_areas: found(r.mentions?.service_areas, derived.service_areas),
     },
     response: r.response ? { text: r.response.text, date: r.response.date ?? null } : null,
     ...(r.updated_at ? { updated_at: r.updated_at } : {}),

@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
+import type * as SdkModule from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
-import { createLegacyHandler, jsonRpcError, requestIdOf, type LegacyAnswer, type LegacyHttpRequest } from './legacy-handler.js';
-import { createModernToolCalls } from './modern-tool-calls.js';
+import type * as LegacyModuleNs from './legacy-handler.js';
+import type { LegacyAnswer, LegacyHttpRequest } from './legacy-handler.js';
+import type * as ModernToolCallsModule from './modern-tool-calls.js';
 import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
-import { createServerFactory, TOOL_NAMES } from './server-factory.js';
 import type { McpSessionStore } from '../domain/mcp-session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
 import { createRateLimiter } from '../domain/rate-limit.js';
@@ -118,7 +118,6 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<Fa
 export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<McpEndpoint> {
   const onError = (error: Error) => app.log.debug({ err: error }, 'MCP request rejected');
   const limits = { ...MCP_LIMIT_DEFAULTS, ...deps.limits };
-  const factory = createServerFactory({ snapshots: deps.snapshots, urls: deps.urls, maxAnswerBytes: limits.maxAnswerBytes });
   const sessions = createSessionManager({
     store: deps.sessionStore,
     ttlSeconds: deps.sessionTtlSeconds,
@@ -129,21 +128,26 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   });
   const now = deps.now ?? Date.now;
   const sessionLimiter = createRateLimiter({ perMinute: limits.sessionRateLimit, clock: { now } });
-  const legacy = createLegacyHandler({
-    factory: () => factory(),
-    sessions,
-    limits,
-    onError,
-    admit: (request) => sessionLimiter.take(request.ip ?? 'unknown'),
-  });
-  const modern = createMcpHandler(() => factory(), { legacy: 'reject', onerror: onError });
-  const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError });
+  // The MCP SDK and the tools load on the first /mcp request, not at start (issue 14): a second of
+  // start-up that the first /reviews.json never needed. That request waits for them once.
+  let loading: Promise<McpHandlers> | undefined;
+  const handlers = () =>
+    (loading ??= loadHandlers({
+      snapshots: deps.snapshots,
+      urls: deps.urls,
+      limits,
+      sessions,
+      onError,
+      admit: (request) => sessionLimiter.take(request.ip ?? 'unknown'),
+    }));
 
   await app.register(async (scope) => {
     // The SDK reads JSON-RPC itself: a body that is not JSON is a JSON-RPC parse error, not a problem.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { sdk, legacy, modern, modernToolCalls, jsonRpcError, requestIdOf } = await handlers();
+      const { isJsonContentType, isLegacyRequest } = sdk;
       let parsedBody: unknown;
       if (request.method === 'POST') {
         if (!isJsonContentType(request.headers['content-type'] ?? null)) {
@@ -194,7 +198,50 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
 
   app.addHook('onClose', async () => {
     sessions.close();
+    if (!loading) return;
+    const { legacy, modern, modernToolCalls } = await loading;
     await Promise.all([legacy.close(), modern.close(), modernToolCalls.close()]);
   });
   return { sessions };
+}
+
+type Sdk = typeof SdkModule;
+type LegacyModule = typeof LegacyModuleNs;
+
+interface McpHandlers {
+  sdk: Sdk;
+  legacy: ReturnType<LegacyModule['createLegacyHandler']>;
+  modern: ReturnType<Sdk['createMcpHandler']>;
+  modernToolCalls: ReturnType<(typeof ModernToolCallsModule)['createModernToolCalls']>;
+  jsonRpcError: LegacyModule['jsonRpcError'];
+  requestIdOf: LegacyModule['requestIdOf'];
+}
+
+/** Both protocol eras' handlers, built as registerMcp built them before they loaded lazily. */
+async function loadHandlers(deps: {
+  snapshots: SnapshotSource;
+  urls: ServiceUrls;
+  limits: McpLimits;
+  sessions: SessionManager;
+  onError: (error: Error) => void;
+  admit: NonNullable<Parameters<LegacyModule['createLegacyHandler']>[0]['admit']>;
+}): Promise<McpHandlers> {
+  const [sdk, legacyModule, { createModernToolCalls }, { createServerFactory, TOOL_NAMES }] = await Promise.all([
+    import('@modelcontextprotocol/server'),
+    import('./legacy-handler.js'),
+    import('./modern-tool-calls.js'),
+    import('./server-factory.js'),
+  ]);
+  const { limits, onError } = deps;
+  const factory = createServerFactory({ snapshots: deps.snapshots, urls: deps.urls, maxAnswerBytes: limits.maxAnswerBytes });
+  const legacy = legacyModule.createLegacyHandler({
+    factory: () => factory(),
+    sessions: deps.sessions,
+    limits,
+    onError,
+    admit: deps.admit,
+  });
+  const modern = sdk.createMcpHandler(() => factory(), { legacy: 'reject', onerror: onError });
+  const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError });
+  return { sdk, legacy, modern, modernToolCalls, jsonRpcError: legacyModule.jsonRpcError, requestIdOf: legacyModule.requestIdOf };
 }

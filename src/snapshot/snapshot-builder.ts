@@ -9,7 +9,7 @@ import { compareNewest } from '../domain/review-order.js';
 import { isPublished, type Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
-import { assembleSnapshot, type Snapshot, type SnapshotBuild } from './snapshot.js';
+import { assembleSnapshot, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
 /** One published review as the last build saw it: its public form and JSON, and the hash they came from. */
@@ -31,6 +31,8 @@ export interface SnapshotBuilderOptions {
   sliceMs?: number;
   /** Stamps read per query, and records per query for changed reviews. */
   pageSize?: number;
+  /** Slow documents an earlier process rendered, for the first snapshot (the document cache, issue 15). */
+  seeded?: ReadonlyMap<string, SeededDocument>;
 }
 
 export interface SnapshotBuilder {
@@ -170,6 +172,8 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         options.renderers,
         previous,
         slicer,
+        Date.now(),
+        options.seeded,
       );
     },
   };

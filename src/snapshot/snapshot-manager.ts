@@ -40,6 +40,7 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
   const events = new EventEmitter();
   let snapshot: Snapshot | null = null;
   let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
   let inFlight: Promise<Snapshot> | null = null;
   // A change signal that arrives while a refresh is running may concern a write that refresh did not
   // see (it read the counter before the commit): remember it and check once more afterwards.
@@ -57,7 +58,8 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
         },
         (error: unknown) => {
           // The previous document stays; with none, the route answers 503 instead of waiting again.
-          options.onError?.(error);
+          // After stop(), renderers are closed on purpose: their abandoned work is not an error.
+          if (!stopped) options.onError?.(error);
           firstRendered?.();
         },
       );
@@ -127,6 +129,7 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
       events.on('change', listener);
     },
     stop() {
+      stopped = true;
       if (timer) clearInterval(timer);
       timer = null;
     },

@@ -95,7 +95,21 @@ export interface LandedDocument {
   version: number;
   document: RenderedDocument;
   value?: unknown;
+  /** The renderer's hash of its inputs, when it gives one: what the document cache stores it under (issue 15). */
+  inputHash?: string;
 }
+
+/**
+ * A slow document an earlier process rendered (the document cache, issue 15), carried into a process's
+ * first snapshot like a previous snapshot's: served at once, replaced when this process's rendering lands.
+ */
+export interface SeededDocument {
+  document: RenderedDocument;
+  value?: unknown;
+}
+
+/** The data version of a seeded document: older than any, so the first rendering always replaces it. */
+export const SEEDED_VERSION = -1;
 
 /** A new snapshot and the slow documents still to land in it (or in a later one). */
 export interface SnapshotBuild {
@@ -156,7 +170,7 @@ export interface SnapshotParts {
 /**
  * Builds a snapshot from a store state: fast documents now; each slow one (insights) carried over from
  * `previous` until its own rendering lands (`slow`), so publishing never waits for seconds of work and
- * no request ever finds a half-built snapshot.
+ * no request ever finds a half-built snapshot. A process's first snapshot carries the `seeded` ones.
  */
 export function buildSnapshot(
   state: DatasetState,
@@ -164,15 +178,18 @@ export function buildSnapshot(
   renderers: readonly DocumentRenderer[],
   previous: Snapshot | null = null,
   now = Date.now(),
+  seeded: ReadonlyMap<string, SeededDocument> = new Map(),
 ): Promise<SnapshotBuild> {
   const view = buildView(state, urls);
   const reviewJson = view.reviews.map((r) => JSON.stringify(r));
-  return assembleSnapshot({ view, reviewJson, version: state.version, changedAt: state.changedAt }, renderers, previous, UNSLICED, now);
+  const parts = { view, reviewJson, version: state.version, changedAt: state.changedAt };
+  return assembleSnapshot(parts, renderers, previous, UNSLICED, now, seeded);
 }
 
 /**
  * Renders the documents and indexes of a view into a snapshot. With a real `slicer` it yields to the
  * event loop between slices of work (issue 11, M2): the caller's previous snapshot serves meanwhile.
+ * Without a previous snapshot, the `seeded` slow documents (the document cache, issue 15) are carried.
  */
 export async function assembleSnapshot(
   parts: SnapshotParts,
@@ -180,6 +197,7 @@ export async function assembleSnapshot(
   previous: Snapshot | null,
   slicer: TimeSlicer,
   now = Date.now(),
+  seeded: ReadonlyMap<string, SeededDocument> = new Map(),
 ): Promise<SnapshotBuild> {
   const { view, reviewJson, version } = parts;
   const publishedAt = publicationTime(parts, view, previous, now);
@@ -197,11 +215,16 @@ export async function assembleSnapshot(
       await slicer.pause();
       continue;
     }
-    const carried = previous?.documents.get(r.name);
-    if (carried) {
+    const seed = previous ? undefined : seeded.get(r.name);
+    const carried = previous?.documents.get(r.name) ?? seed?.document;
+    if (carried && previous) {
       documents.set(r.name, carried);
-      if (previous!.values.has(r.name)) values.set(r.name, previous!.values.get(r.name));
-      documentVersions.set(r.name, previous!.documentVersions.get(r.name) ?? previous!.version);
+      if (previous.values.has(r.name)) values.set(r.name, previous.values.get(r.name));
+      documentVersions.set(r.name, previous.documentVersions.get(r.name) ?? previous.version);
+    } else if (carried) {
+      documents.set(r.name, carried);
+      if (seed?.value !== undefined) values.set(r.name, seed.value);
+      documentVersions.set(r.name, SEEDED_VERSION);
     } else missing.add(r.name);
     slow.push(
       r.render({ view, reviewJson, slicer }).then(async (out) => ({
@@ -209,6 +232,7 @@ export async function assembleSnapshot(
         version,
         document: await dated(out.body, r.contentType, carried, publishedAt),
         ...(out.value !== undefined ? { value: out.value } : {}),
+        ...(out.inputHash !== undefined ? { inputHash: out.inputHash } : {}),
       })),
     );
   }

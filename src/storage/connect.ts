@@ -11,7 +11,6 @@ import {
   type DatabaseConnection,
   type Driver,
 } from 'kysely';
-import pg from 'pg';
 import { migrationProvider } from './migrations/index.js';
 import { installChangeNotify } from './postgres/change-notify.js';
 import type { Database } from './schema.js';
@@ -165,7 +164,9 @@ function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
   };
 }
 
-function openPostgres(url: string): DatabaseHandle {
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  // Loaded only in PostgreSQL mode: a SQLite server never needs the driver (issue 14, start-up).
+  const { default: pg } = await import('pg');
   // connectionTimeoutMillis: during a PostgreSQL outage a query fails within seconds (the snapshot keeps
   // serving the last good data) instead of queueing forever; keepAlive notices a silently dead peer.
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5000, keepAlive: true });
@@ -180,7 +181,7 @@ function openPostgres(url: string): DatabaseHandle {
 /** Opens the database named by DATABASE_URL and brings its schema up to date. */
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<DatabaseHandle> {
   const parsed = parseDatabaseUrl(url);
-  const handle = parsed.dialect === 'sqlite' ? openSqlite(parsed.file, options) : openPostgres(parsed.url);
+  const handle = parsed.dialect === 'sqlite' ? openSqlite(parsed.file, options) : await openPostgres(parsed.url);
   try {
     await migrate(handle.db);
     if (handle.dialect === 'postgres') await installChangeNotify(handle.db);

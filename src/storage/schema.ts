@@ -38,6 +38,7 @@ export interface Database {
   websub_intents: WebSubIntentsTable;
   websub_topics: WebSubTopicsTable;
   websub_deliveries: WebSubDeliveriesTable;
+  documents: DocumentsTable;
 }
 
 /** WebSub hub state (migration 0002): timestamps as ISO text, compared as text (same width, UTC). */
@@ -82,4 +83,17 @@ export interface WebSubDeliveriesTable {
   claimed_by: string | null;
   claim_expires_at: string | null;
   created_at: string;
+}
+
+/** Rendered documents kept across restarts (migration 0005, issue 15): a cache, safe to empty. */
+export interface DocumentsTable {
+  name: string;
+  /** SHA-256 (hex) of everything the body was computed from. */
+  input_hash: string;
+  body: string;
+  /** The Last-Modified the body was served with (ISO): a restart serves the same bytes with the same date. */
+  last_modified: string;
+  /** 1 when that date was weak (another content of the resource was published in the same second). */
+  weak_date: Generated<number>;
+  rendered_at: string;
 }

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import fs from 'node:fs';
 import { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
-import { Agent, buildConnector, request } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { isPublicAddress } from './address-policy.js';
 
 export interface CallbackClientOptions {
@@ -46,12 +46,14 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-function connector(options: CallbackClientOptions): buildConnector.connector {
+type Undici = typeof import('undici');
+
+function connector(build: Undici['buildConnector'], options: CallbackClientOptions): buildConnector.connector {
   const extraCa = options.caFile ? fs.readFileSync(options.caFile, 'utf8') : undefined;
   // One secure context for every connection: passing `ca` instead would parse the whole root store
   // again on each TLS connect, hundreds of milliseconds of blocked event loop on a small machine.
   const secureContext = extraCa ? tls.createSecureContext({ ca: [...tls.rootCertificates, extraCa] }) : undefined;
-  const base = buildConnector({
+  const base = build({
     timeout: options.timeoutMs,
     ...(secureContext ? { secureContext } : {}),
     ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
@@ -79,12 +81,19 @@ function describe(error: unknown): string {
  * capped response bodies.
  */
 export function createCallbackClient(options: CallbackClientOptions): CallbackClient {
-  const agent = new Agent({
-    connect: connector(options),
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    keepAliveTimeout: 10_000,
-  });
+  // undici is loaded with the first callback, not at start-up: it is a tenth of the server's start-up
+  // CPU, and most servers make no callback for a while, or ever (issue 14).
+  let client: Promise<{ undici: Undici; agent: Agent }> | null = null;
+  const ready = () =>
+    (client ??= import('undici').then((undici) => ({
+      undici,
+      agent: new undici.Agent({
+        connect: connector(undici.buildConnector, options),
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        keepAliveTimeout: 10_000,
+      }),
+    })));
 
   async function send(
     method: 'GET' | 'POST',
@@ -95,7 +104,8 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
     try {
-      const res = await request(url, {
+      const { undici, agent } = await ready();
+      const res = await undici.request(url, {
         method,
         dispatcher: agent,
         signal,
@@ -125,6 +135,8 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
   return {
     get: (url, signal) => send('GET', url, { signal }, true),
     post: (url, body, headers, signal) => send('POST', url, { body, headers, signal }, false),
-    close: () => agent.close(),
+    close: async () => {
+      if (client) await (await client).agent.close();
+    },
   };
 }

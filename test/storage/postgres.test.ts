@@ -1,4 +1,5 @@
 import { describePostgres } from '../support/postgres-suite.js';
+import { describeDocumentCacheStoreContract } from './document-cache-store.contract.js';
 import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
 import { describeWebSubStoreContract } from './websub-store.contract.js';
@@ -12,4 +13,5 @@ await describePostgres('PostgreSQL stores', ({ freshDatabase }) => {
   describeReviewStoreContract('PostgreSQL', fresh);
   describeWebSubStoreContract('PostgreSQL', fresh);
   describeMcpSessionStoreContract('PostgreSQL', fresh);
+  describeDocumentCacheStoreContract('PostgreSQL', fresh);
 });

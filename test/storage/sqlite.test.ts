@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { describeDocumentCacheStoreContract } from './document-cache-store.contract.js';
 import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
 import { describeWebSubStoreContract } from './websub-store.contract.js';
@@ -17,3 +18,4 @@ async function freshSqlite() {
 describeReviewStoreContract('SQLite', freshSqlite);
 describeWebSubStoreContract('SQLite', freshSqlite);
 describeMcpSessionStoreContract('SQLite', freshSqlite);
+describeDocumentCacheStoreContract('SQLite', freshSqlite);

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceUrls } from '../../domain/urls.js';
+import type { RenderedDocument } from '../../snapshot/rendered-document.js';
 import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.js';
+import { etagMatches } from '../conditional.js';
+import { fastPathsOf, type FastAnswer } from '../fast-path.js';
 import { problemFor, ProblemSchema, sendProblem } from '../problem.js';
-import { sendRepresentation } from '../representation.js';
+import { codingFor, notModifiedHeaders, sendRepresentation, type NotModifiedHeaders } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 import { REPRESENTATION_HEADERS, type ResponseHeader } from '../../domain/openapi-spec.js';
 import { notModifiedResponse } from './openapi-responses.js';
@@ -36,6 +39,8 @@ export function registerDocumentRoute(
 ): void {
   const topicHeaders: ResponseHeader[] = route.topic ? ['Link'] : [];
   const linkHeader = route.topic ? `<${deps.urls.hub}>; rel="hub", <${route.topic(deps.urls)}>; rel="self"` : undefined;
+  const vary = route.negotiate ? 'Accept, Accept-Encoding' : 'Accept-Encoding';
+  fastPathsOf(app).routes.set(route.url, notModifiedFastPath(deps.snapshots, route.document, linkHeader, vary));
   app.get(route.url, {
     schema: {
       operationId: route.operationId,
@@ -69,11 +74,41 @@ export function registerDocumentRoute(
       }
       if (linkHeader) reply.header('Link', linkHeader);
       const contentType = route.negotiate ? route.negotiate(request) : doc.contentType;
-      if (route.negotiate) reply.header('Vary', 'Accept, Accept-Encoding');
+      if (route.negotiate) reply.header('Vary', vary);
       return sendRepresentation(request, reply, contentType === doc.contentType ? doc : { ...doc, contentType });
     },
   });
   rejectOtherMethods(app, route.url);
+}
+
+/**
+ * The revalidation of a published document (issue 15), answered before Fastify with the headers the
+ * handler above would send: the 304 depends only on the document, the coding and If-None-Match, so its
+ * headers are built once per document. Anything else (no If-None-Match, no match, a document not rendered
+ * yet, If-Modified-Since alone) goes the full way.
+ */
+function notModifiedFastPath(snapshots: SnapshotSource, document: string, linkHeader: string | undefined, vary: string): FastAnswer {
+  let built: { doc: RenderedDocument; GET: NotModifiedHeaders; HEAD: NotModifiedHeaders } | undefined;
+  return (request, response, common) => {
+    const inm = request.headers['if-none-match'];
+    const method = request.method;
+    if (inm === undefined || (method !== 'GET' && method !== 'HEAD')) return 0;
+    const doc = snapshots.current().documents.get(document);
+    if (!doc || !etagMatches(inm, doc.etag)) return 0;
+    if (built?.doc !== doc) {
+      const get = notModifiedHeaders(doc, linkHeader ? { ...common, link: linkHeader } : common, vary);
+      // Fastify ends a HEAD answer with the length of its (empty) payload: sent today, so kept.
+      const head = {
+        identity: { ...get.identity, 'content-length': '0' },
+        gzip: { ...get.gzip, 'content-length': '0' },
+        br: { ...get.br, 'content-length': '0' },
+      };
+      built = { doc, GET: get, HEAD: head };
+    }
+    response.writeHead(304, built[method][codingFor(doc, request.headers['accept-encoding']) ?? 'identity']);
+    response.end();
+    return 304;
+  };
 }
 
 function baseMediaType(type: string): string {

@@ -15,6 +15,8 @@ export interface RenderOutput {
   lastModified: string;
   /** The parsed document, for transports that serve parts of it (MCP get_insights). */
   value?: unknown;
+  /** A hash of everything the body was computed from (slow renderers that can skip unchanged work). */
+  inputHash?: string;
 }
 
 interface RendererBase {

@@ -2,7 +2,7 @@ import type { Taxonomy } from '../../insights/taxonomy.js';
 import { datasetRenderer } from './dataset.js';
 import type { DocumentRenderer } from './document-renderer.js';
 import { atomRenderer, jsonFeedRenderer } from './feeds.js';
-import { createInsightsRenderer } from './insights.js';
+import { createInsightsRenderer, type KnownDocument } from './insights.js';
 
 export interface Renderers {
   /** Every document of a snapshot: reviews.json, insights.json, feed.json, feed.xml. */
@@ -15,13 +15,16 @@ export interface RenderersOptions {
   taxonomies: Taxonomy[];
   /** Run the insights engine in a worker thread (the server) or inline (tests, one-shot tools). */
   worker: boolean;
+  /** A stored rendering by document name (the document cache, issue 15): equal inputs skip the work. */
+  known?: (name: string) => KnownDocument | undefined;
 }
 
 /** The one home of rendering: the documents every snapshot publishes. */
 export function createDocumentRenderers(options: RenderersOptions = { taxonomies: [], worker: false }): Renderers {
   // One engine per process (in a worker thread for the server): it caches each review's analysis,
   // so a rebuild only analyses what changed.
-  const insights = createInsightsRenderer(options);
+  const { known, ...rest } = options;
+  const insights = createInsightsRenderer({ ...rest, ...(known ? { known: () => known('insights.json') } : {}) });
   return {
     list: [datasetRenderer, insights, jsonFeedRenderer, atomRenderer],
     close: () => insights.close(),
@@ -30,3 +33,4 @@ export function createDocumentRenderers(options: RenderersOptions = { taxonomies
 
 export { datasetDocument, datasetJson, datasetRenderer } from './dataset.js';
 export type { DocumentRenderer, FastRenderer, RenderInput, RenderOutput, SlowRenderer } from './document-renderer.js';
+export type { KnownDocument } from './insights.js';

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BusinessSchema } from '../../domain/business.js';
 import { createServiceUrls } from '../../domain/urls.js';
+import { createRepresentation } from '../rendered-document.js';
 import { buildSnapshot, renderSnapshot, withDocument } from '../snapshot.js';
 import type { SlowRenderer } from './document-renderer.js';
 import { createInsightsRenderer } from './insights.js';
@@ -49,6 +50,47 @@ describe('insights renderer', () => {
   });
 });
 
+describe('insights renderer: unchanged inputs (issue 15)', () => {
+  const renderers: ReturnType<typeof createInsightsRenderer>[] = [];
+  afterAll(() => Promise.all(renderers.map((r) => r.close())));
+  const open = (known?: () => { inputHash: string; body: string } | undefined) => {
+    const r = createInsightsRenderer({ taxonomies: [], worker: true, ...(known ? { known } : {}) });
+    renderers.push(r);
+    return r;
+  };
+
+  it('a fresh worker given the stored document answers equal inputs without computing, and computes changed ones', async () => {
+    const first = open();
+    const a = await renderSnapshot(state, urls, [first]);
+    const { snapshot, slow } = await buildSnapshot(state, urls, [first], a);
+    const [stored] = await Promise.all(slow);
+    expect(first.runs()).toEqual({ computed: 1, unchanged: 1 });
+    expect(stored?.inputHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(withDocument(snapshot, stored!).documents.get('insights.json')?.etag).toBe(a.documents.get('insights.json')?.etag);
+
+    // The next process: only the stored body and hash survive.
+    const body = a.documents.get('insights.json')!.body.toString();
+    const second = open(() => ({ inputHash: stored!.inputHash!, body }));
+    const b = await renderSnapshot({ ...state, version: 7 }, urls, [second]);
+    expect(second.runs()).toEqual({ computed: 0, unchanged: 1 });
+    expect(b.documents.get('insights.json')?.body.toString()).toBe(body);
+    expect(b.values.get('insights.json')).toEqual(JSON.parse(body));
+
+    const changed = { ...state, version: 8, reviews: [...state.reviews, review('c', 4, 'Ann fixed the leak fast.')] };
+    const c = await renderSnapshot(changed, urls, [second]);
+    expect(second.runs()).toEqual({ computed: 1, unchanged: 1 });
+    expect((c.values.get('insights.json') as { review_count: number }).review_count).toBe(3);
+    // Two workers load the engine and models: minutes on a loaded two-core machine.
+  }, 180_000);
+
+  it('a stored document of other inputs (another hash) is recomputed', async () => {
+    const r = open(() => ({ inputHash: '0'.repeat(64), body: '{"stale":true}' }));
+    const out = await renderSnapshot(state, urls, [r]);
+    expect(r.runs()).toEqual({ computed: 1, unchanged: 0 });
+    expect(out.documents.get('insights.json')?.body.toString()).not.toContain('stale');
+  }, 120_000);
+});
+
 describe('slow documents', () => {
   const slow = (body: string, gate: Promise<void>): SlowRenderer => ({
     kind: 'slow',
@@ -72,6 +114,24 @@ describe('slow documents', () => {
     expect(third.documents.get('slow.json')?.body.toString()).toBe('"v2"');
     expect(third.documentVersions.get('slow.json')).toBe(2);
     expect(withDocument(third, { ...landed, version: 1 })).toBe(third);
+  });
+
+  it('a first snapshot carries a seeded document, dated as stored, until its rendering lands (issue 15)', async () => {
+    const stored = createRepresentation('"v0"', 'application/json', Date.parse('2024-04-01T00:00:00Z'));
+    const seeded = new Map([['slow.json', { document: stored, value: 'v0' }]]);
+    const { snapshot, slow: landing } = await buildSnapshot(state, urls, [slow('"v1"', Promise.resolve())], null, Date.now(), seeded);
+    expect(snapshot.missing.size).toBe(0);
+    expect(snapshot.documents.get('slow.json')).toBe(stored);
+    expect(snapshot.values.get('slow.json')).toBe('v0');
+    const landed = await landing[0]!;
+    // Changed bytes: dated at the publication time, which is later than the stored date.
+    expect(landed.document.lastModified).toBe(Date.parse('2024-05-02T00:00:00Z'));
+    expect(withDocument(snapshot, landed).documents.get('slow.json')?.body.toString()).toBe('"v1"');
+    // Equal bytes keep the stored date; a snapshot with a previous one ignores the seed.
+    const same = await (await buildSnapshot(state, urls, [slow('"v0"', Promise.resolve())], null, Date.now(), seeded)).slow[0]!;
+    expect(same.document.lastModified).toBe(stored.lastModified);
+    const next = await buildSnapshot(state, urls, [slow('"v1"', new Promise<void>(() => {}))], snapshot, Date.now(), seeded);
+    expect(next.snapshot.documents.get('slow.json')).toBe(stored);
   });
 
   it('a cold start has the document missing until it lands', async () => {

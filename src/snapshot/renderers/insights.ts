@@ -7,18 +7,31 @@ import type { Taxonomy } from '../../insights/taxonomy.js';
 import type { RenderOutput, SlowRenderer } from './document-renderer.js';
 import type { InsightsReply, InsightsRequest } from './insights-protocol.js';
 
+/** A document already rendered (by an earlier process: the document cache) and the hash of its inputs. */
+export interface KnownDocument {
+  inputHash: string;
+  body: string;
+}
+
 export interface InsightsRendererOptions {
   taxonomies: Taxonomy[];
   /** Run the engine in a worker thread (the server) or inline (tests, one-shot tools). */
   worker: boolean;
+  /**
+   * The stored document, asked for at the first rendering (worker only): when the inputs hash to it, the
+   * worker answers without computing (issue 15). Later renderings compare with the last one.
+   */
+  known?: () => KnownDocument | undefined;
 }
 
 export interface InsightsRenderer extends SlowRenderer {
   close(): Promise<void>;
+  /** Renderings the worker computed, and those it skipped because the inputs were unchanged. */
+  runs(): { computed: number; unchanged: number };
 }
 
-function output(view: PublishedView, body: string): RenderOutput {
-  return { body, lastModified: view.updatedAt, value: JSON.parse(body) as unknown };
+function output(view: PublishedView, body: string, inputHash?: string): RenderOutput {
+  return { body, lastModified: view.updatedAt, value: JSON.parse(body) as unknown, ...(inputHash ? { inputHash } : {}) };
 }
 
 /**
@@ -37,7 +50,8 @@ function startWorker(taxonomies: Taxonomy[]): Worker {
  * `/insights.json` (insights.md: part of the snapshot, recomputed whenever the published reviews change).
  * A slow renderer: seconds of work at 10k reviews, so the snapshot is published with the previous
  * insights and the new ones replace them when they land. Requests in flight when a new view arrives are
- * answered in order; the engine's cache makes each recompute analyse only changed reviews.
+ * answered in order; the engine's cache makes each recompute analyse only changed reviews, and inputs
+ * that hash to the last (or the stored) document are not computed at all (issue 15).
  */
 export function createInsightsRenderer(options: InsightsRendererOptions): InsightsRenderer {
   const name = 'insights.json';
@@ -54,12 +68,17 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
           m.createInsightsEngine({ taxonomies: options.taxonomies, models: models.readShippedModels() }),
         )).then((e) => output(view, JSON.stringify(e.compute(view)))),
       close: () => Promise.resolve(),
+      runs: () => ({ computed: 0, unchanged: 0 }),
     };
   }
 
   let worker: Worker | null = null;
   let nextId = 1;
-  const waiting = new Map<number, { resolve(body: string): void; reject(e: Error): void }>();
+  const waiting = new Map<number, { resolve(reply: InsightsReply & { ok: true }): void; reject(e: Error): void }>();
+  // The last document with its input hash: the stored one until this process renders its own.
+  let known: KnownDocument | undefined;
+  let askedStore = false;
+  const runs = { computed: 0, unchanged: 0 };
   const ensureWorker = (): Worker => {
     if (worker) return worker;
     const w = startWorker(options.taxonomies);
@@ -67,7 +86,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       const pending = waiting.get(reply.id);
       waiting.delete(reply.id);
       if (!pending) return;
-      if (reply.ok) pending.resolve(reply.body);
+      if (reply.ok) pending.resolve(reply);
       else pending.reject(new Error(`insights worker failed: ${reply.error}`));
     });
     // A crashed worker fails what it held; the next view starts a fresh one.
@@ -85,15 +104,37 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     kind: 'slow',
     name,
     contentType: JSON_MEDIA_TYPE,
-    render({ view }) {
+    render({ view, reviewJson }) {
+      if (!askedStore) {
+        askedStore = true;
+        known ??= options.known?.();
+      }
       const id = nextId++;
-      const { urls, ...rest } = view;
-      const request: InsightsRequest = { id, view: rest, baseUrl: urls.base };
-      return new Promise<string>((resolve, reject) => {
+      // What `unchanged` will refer to: a reply to an earlier request may replace `known` meanwhile.
+      const basis = known;
+      const request: InsightsRequest = {
+        id,
+        business: view.business,
+        updatedAt: view.updatedAt,
+        reviewJson,
+        baseUrl: view.urls.base,
+        knownHash: basis?.inputHash ?? null,
+      };
+      return new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         ensureWorker().postMessage(request);
-      }).then((body) => output(view, body));
+      }).then((reply) => {
+        if ('unchanged' in reply && basis) {
+          runs.unchanged += 1;
+          return output(view, basis.body, reply.inputHash);
+        }
+        if (!('body' in reply)) throw new Error('insights worker answered unchanged for a document it was not given');
+        runs.computed += 1;
+        known = { inputHash: reply.inputHash, body: reply.body };
+        return output(view, reply.body, reply.inputHash);
+      });
     },
+    runs: () => ({ ...runs }),
     async close() {
       const w = worker;
       worker = null;

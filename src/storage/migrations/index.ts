@@ -3,6 +3,7 @@ import * as reviews0001 from './0001-reviews.js';
 import * as websub0002 from './0002-websub.js';
 import * as mcpSessions0003 from './0003-mcp-sessions.js';
 import * as demoMarker0004 from './0004-demo-marker.js';
+import * as documents0005 from './0005-documents.js';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so the compiled build and the test
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-websub': websub0002,
   '0003-mcp-sessions': mcpSessions0003,
   '0004-demo-marker': demoMarker0004,
+  '0005-documents': documents0005,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,124 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createServiceUrls } from '../../src/domain/urls.js';
+import { createApp } from '../../src/http/app.js';
+import type { ServiceMetrics } from '../../src/ops/metrics.js';
+import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { fixtureState } from '../support/fixture.js';
+import { BASE_URL, DOCUMENTS, header, request } from './app-harness.js';
+
+/**
+ * Issue 15: a document's 304 is answered on the socket before Fastify (src/http/fast-path.ts). `inject`
+ * never reaches that listener, so these requests go over a real connection and are compared with the
+ * answers of Fastify's own path: the same status and headers, the same metrics and log line.
+ */
+let app: FastifyInstance;
+let snapshot: Snapshot;
+let port: number;
+const observed: [string, string, number][] = [];
+const logLines: Record<string, unknown>[] = [];
+
+// Written by node:http on every answer, not by either path.
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive']);
+
+interface Raw {
+  status: number;
+  headers: [string, string][];
+}
+
+function get(path: string, headers: Record<string, string>, method = 'GET'): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i]!.toLowerCase(), res.rawHeaders[i + 1]!]);
+        resolve({ status: res.statusCode!, headers: pairs.filter(([n]) => !PER_CONNECTION.has(n)) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The same request through Fastify's full path (inject skips the server's request listener). */
+async function viaFastify(path: string, headers: Record<string, string>, method: 'GET' | 'HEAD' = 'GET'): Promise<Raw> {
+  const res = await app.inject({ method, url: path, headers });
+  // In the order they were written (light-my-request reads them back from the header block).
+  const pairs = Object.entries(res.headers).map(([n, v]): [string, string] => [n, String(v)]);
+  return { status: res.statusCode, headers: pairs.filter(([n]) => !PER_CONNECTION.has(n)) };
+}
+
+beforeAll(async () => {
+  const urls = createServiceUrls(loadConfig({ BASE_URL }).BASE_URL);
+  snapshot = await renderSnapshot(fixtureState(), urls, createDocumentRenderers().list);
+  const metrics = {
+    observeRequest: (route: string, method: string, status: number) => void observed.push([route, method, status]),
+  } as unknown as ServiceMetrics;
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  app = await createApp({ snapshots: { current: () => snapshot }, urls, ops: { metrics }, logger: { level: 'info', stream } });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  port = (app.server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('a document revalidated over a connection', () => {
+  const cases = DOCUMENTS.flatMap(
+    (d) =>
+      [
+        [d.path, 'GET', {}],
+        [d.path, 'HEAD', {}],
+        [d.path, 'GET', { 'accept-encoding': 'gzip' }],
+        [d.path, 'GET', { 'accept-encoding': 'br, gzip', origin: 'https://elsewhere.example' }],
+        [d.path, 'GET', { accept: 'application/json' }],
+      ] as const,
+  );
+
+  it.each(cases)('%s %s %j answers 304 with the headers of the full path', async (path, method, extra) => {
+    const etag = header(await request(app, path), 'etag')!;
+    const headers = { ...extra, 'if-none-match': etag };
+    const fast = await get(path, headers, method);
+    const full = await viaFastify(path, headers, method);
+    expect(full.status).toBe(304);
+    expect(fast).toEqual(full);
+    expect(fast.headers.map(([n]) => n)).toEqual(expect.arrayContaining(['access-control-allow-origin', 'etag', 'vary', 'last-modified']));
+  });
+
+  it('answers the coded tag a compressed 200 carried, and a list holding it', async () => {
+    const doc = snapshot.documents.get('reviews.json')!;
+    const gzipTag = `${doc.etag.slice(0, -1)}-gzip"`;
+    const a = await get('/reviews.json?x=1', { 'if-none-match': `"other", ${gzipTag}`, 'accept-encoding': 'gzip' });
+    expect(a.status).toBe(304);
+    expect(a.headers).toContainEqual(['etag', gzipTag]);
+  });
+
+  it('leaves every other request to Fastify: no match, no If-None-Match, another method', async () => {
+    expect((await get('/reviews.json', { 'if-none-match': '"stale"' })).status).toBe(200);
+    expect((await get('/reviews.json', {})).status).toBe(200);
+    expect((await get('/reviews.json', { 'if-none-match': snapshot.documents.get('reviews.json')!.etag }, 'DELETE')).status).toBe(405);
+  });
+
+  it('counts the answer in the metrics and logs one request line, as the full path does', async () => {
+    observed.length = 0;
+    logLines.length = 0;
+    const etag = snapshot.documents.get('feed.xml')!.etag;
+    await get('/feed.xml?since=1', { 'if-none-match': etag }, 'HEAD');
+    expect(observed).toEqual([['/feed.xml', 'HEAD', 304]]);
+    const lines = logLines.filter((l) => l.msg === 'request');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 30, method: 'HEAD', url: '/feed.xml?since=1', status: 304, ip: '127.0.0.1' });
+    expect(lines[0]!.reqId).toMatch(/^req-[0-9a-z]+$/);
+  });
+});
