@@ -4,7 +4,7 @@
  * also beside json-server 0.17 over the same reviews.
  *
  *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
- *     [--startups 3] [--cases dataset200,dataset304,search,json-server | none]
+ *     [--startups 3] [--cases dataset200,dataset304,search,json-server | none] [--cpu-prof DIR]
  *
  * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
  * markdown and to bench/results/ as JSON.
@@ -32,6 +32,9 @@ const { values } = parseArgs({
     // A 66 MB /reviews.json (100k reviews) takes seconds per response: fewer connections give more,
     // shorter-waiting samples in the same time.
     'dataset-connections': { type: 'string', default: '10' },
+    // A directory for the measured service's CPU profile (node --cpu-prof), written when it stops:
+    // where the time of a case goes (issue 15, "measure, don't guess").
+    'cpu-prof': { type: 'string' },
   },
 });
 const sizes = values.reviews.split(',').map((s) => Number(s.trim()));
@@ -94,7 +97,13 @@ async function compare(
       r = await runLoad({ ...opts, ...reference });
     }
     const c = { size, case: `${name}, round ${round + 1}`, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
-    log(`${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)`);
+    const cpu =
+      s.cpuUsPerRequest !== null && r.cpuUsPerRequest !== null
+        ? `; CPU ${s.cpuUsPerRequest.toFixed(0)} vs ${r.cpuUsPerRequest.toFixed(0)} µs/req`
+        : '';
+    log(
+      `${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)${cpu}`,
+    );
     results.push(c);
   }
   return results;
@@ -140,7 +149,14 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
     // `--cases none` (or any list without a load case): start-up only, without waiting for insights.
     if (!LOAD_CASES.some((c) => cases.has(c))) return;
 
-    const service = await startService({ databaseUrl: db });
+    const profileDir = values['cpu-prof'];
+    const service = await startService({
+      databaseUrl: db,
+      // Not the start-up measurement (that is above): on a loaded machine 100k reviews can take more
+      // than the default minute to the first 200.
+      timeoutMs: 600_000,
+      ...(profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir, String(size))] } : {}),
+    });
     try {
       log(`${size}: insights ready ${await waitForInsights(service)} ms after the first 200`);
       const doc = (await (await fetch(`${service.base}/reviews.json`)).json()) as Published;
@@ -188,8 +204,8 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
               size,
               'search, mixed filters',
               0.5,
-              { url: service.base + searchUrl },
-              { url: baseline.base + searchUrl },
+              { url: service.base + searchUrl, cpuPid: service.child.process.pid },
+              { url: baseline.base + searchUrl, cpuPid: baseline.child.process.pid },
               'baseline',
             )),
           );
@@ -228,13 +244,20 @@ function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+/** Server CPU per request, service / reference, and their ratio (reference ÷ service, like the rates'). */
+function cpuCell(c: Comparison): string {
+  const s = c.service.cpuUsPerRequest;
+  const r = c.reference.cpuUsPerRequest;
+  return s === null || r === null ? 'n/a' : `${fmt(s)} / ${fmt(r)} (${fmt(r / s, 2)}x)`;
+}
+
 function report(comparisons: Comparison[], starts: Startup[]): string {
   const lines = [
-    '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---|',
+    '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | server CPU µs/req, service / reference | |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---|',
     ...comparisons.map(
       (c) =>
-        `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
+        `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${cpuCell(c)} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
     ),
     ...(starts.length === 0
       ? []

@@ -3,6 +3,7 @@
  * A short warm-up lets the JIT and any lazily built state settle before the measured run.
  */
 import autocannon from 'autocannon';
+import { processCpuMs } from './service.js';
 
 export interface LoadOptions {
   url: string;
@@ -18,6 +19,11 @@ export interface LoadOptions {
    * timeouts are then part of the result, not a failure.
    */
   tolerateTimeouts?: boolean;
+  /**
+   * The server's pid: its CPU time (user + system, /proc) over the measured run is reported per
+   * request, which a machine shared with other work inflates far less than wall-clock rates.
+   */
+  cpuPid?: number;
 }
 
 export interface LoadResult {
@@ -26,6 +32,8 @@ export interface LoadResult {
   p99: number;
   requests: number;
   timeouts: number;
+  /** The server's CPU time per completed request, µs (null without cpuPid or /proc). */
+  cpuUsPerRequest: number | null;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -36,12 +44,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     timeout: options.tolerateTimeouts ? 60 : 30,
   };
   if ((options.warmup ?? 2) > 0) await autocannon({ ...base, duration: options.warmup ?? 2 });
+  const cpuBefore = options.cpuPid === undefined ? null : processCpuMs(options.cpuPid);
   const r = await autocannon({ ...base, duration: options.duration ?? 10 });
+  const cpuAfter = options.cpuPid === undefined ? null : processCpuMs(options.cpuPid);
   const expect = options.expect ?? '2xx';
   const good = r[expect];
   const total = r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'];
   const tolerated = options.tolerateTimeouts === true && r.errors === r.timeouts;
   if ((r.errors > 0 && !tolerated) || good !== total || (total === 0 && !tolerated))
     throw new Error(`${options.url}: ${good}/${total} ${expect}, ${r.errors} errors, ${r.timeouts} timeouts`);
-  return { rps: total / r.duration, p50: r.latency.p50, p99: r.latency.p99, requests: total, timeouts: r.timeouts };
+  const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && total > 0 ? ((cpuAfter - cpuBefore) * 1000) / total : null;
+  return { rps: total / r.duration, p50: r.latency.p50, p99: r.latency.p99, requests: total, timeouts: r.timeouts, cpuUsPerRequest };
 }

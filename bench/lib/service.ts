@@ -27,7 +27,7 @@ export async function importDataset(file: string, databaseUrl: string, timeoutMs
 }
 
 /** utime + stime of a process from /proc (Linux), in ms; null elsewhere. Clock ticks are 100 Hz on Linux. */
-function processCpuMs(pid: number): number | null {
+export function processCpuMs(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is parenthesized and may contain spaces.

@@ -1,7 +1,8 @@
+import { hash } from 'node:crypto';
 import type { Issue } from '../domain/errors.js';
 import { projectReviewJson } from '../domain/review-fields.js';
 import type { SearchQuery } from '../domain/search-query.js';
-import { createRepresentation, type Representation } from './rendered-document.js';
+import { createRepresentation, createRepresentationWithEtag, type Representation } from './rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -18,13 +19,57 @@ export function answerRepresentation(snapshot: Snapshot, json: string): Represen
   return createRepresentation(json, JSON_MEDIA_TYPE, snapshot.publishedAt, snapshot.publishedWeak);
 }
 
-export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
+/**
+ * A search answer: `{"reviews":[…],` then its envelope (count, total, limit, next_cursor, filters). The
+ * reviews are the snapshot's pre-serialized JSON; the envelope is all that is built per request.
+ */
+function searchParts(snapshot: Snapshot, query: SearchQuery): { positions: number[]; envelope: string } {
   const page = snapshot.index.search(query);
-  const reviews = page.positions.map((p) => snapshot.reviewJson[p]).join(',');
-  const json =
-    `{"reviews":[${reviews}],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
+  const envelope =
+    `],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
     `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  return { json };
+  return { positions: page.positions, envelope };
+}
+
+function joinReviews(snapshot: Snapshot, positions: readonly number[]): string {
+  return positions.map((p) => snapshot.reviewJson[p]).join(',');
+}
+
+export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
+  const { positions, envelope } = searchParts(snapshot, query);
+  return { json: `{"reviews":[${joinReviews(snapshot, positions)}${envelope}` };
+}
+
+/**
+ * Each review's digest (SHA-256 of its JSON, base64url) for the answers' ETags, made on first use, per
+ * snapshot data: keyed by the reviewJson array, which a snapshot's copies (withDocument) share.
+ */
+const reviewDigests = new WeakMap<readonly string[], (string | undefined)[]>();
+
+function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
+  const json = snapshot.reviewJson;
+  let digests = reviewDigests.get(json);
+  if (!digests) reviewDigests.set(json, (digests = new Array<string | undefined>(json.length)));
+  let out = '';
+  for (let i = 0; i < positions.length; i++) {
+    const pos = positions[i]!;
+    out += (i === 0 ? '' : ',') + (digests[pos] ??= hash('sha256', json[pos]!, 'base64url').slice(0, 22));
+  }
+  return out;
+}
+
+/**
+ * `GET /api/reviews/search` (issue 15): searchReviews's answer with a strong ETag derived from its
+ * content without hashing its bytes. They are `{"reviews":[` + the reviews' JSON + the envelope, so the
+ * same reviews (by digest) and the same envelope are the same bytes: the tag hashes the digests and the
+ * envelope (a few hundred bytes instead of tens of kilobytes). It is equal on every replica and after
+ * restarts (contract §4), and a search whose reviews did not change keeps its tag when others do.
+ */
+export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Representation {
+  const { positions, envelope } = searchParts(snapshot, query);
+  const json = `{"reviews":[${joinReviews(snapshot, positions)}${envelope}`;
+  const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
+  return createRepresentationWithEtag(json, JSON_MEDIA_TYPE, etag, snapshot.publishedAt, snapshot.publishedWeak);
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */

@@ -86,6 +86,30 @@ export async function createRepresentationOffThread(
   return representationOf(bytes, digest, contentType, lastModifiedMs, weakDate);
 }
 
+/**
+ * A representation whose strong ETag the caller derived from what determines the bytes, without
+ * hashing them (issue 15: a search answer's tag comes from its reviews' digests and its envelope). The
+ * caller must give different tags to different bytes. Its contentHash is computed only if asked for.
+ */
+export function createRepresentationWithEtag(
+  body: Buffer | string,
+  contentType: string,
+  etag: string,
+  lastModifiedMs: number,
+  weakDate = false,
+): Representation {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  let hash: string | undefined;
+  return representation(
+    bytes,
+    contentType,
+    etag,
+    () => (hash ??= createHash('sha256').update(bytes).digest('hex')),
+    lastModifiedMs,
+    weakDate,
+  );
+}
+
 /** The same bytes (and compressed variants) with other date validators. */
 export function withDate(r: Representation, lastModifiedMs: number, weakDate: boolean): Representation {
   const { weakDate: _old, ...rest } = r;
@@ -93,13 +117,26 @@ export function withDate(r: Representation, lastModifiedMs: number, weakDate: bo
 }
 
 function representationOf(bytes: Buffer, digest: Buffer, contentType: string, lastModifiedMs: number, weakDate: boolean): Representation {
-  const etag = etagOfDigest(digest);
+  const hex = digest.toString('hex');
+  return representation(bytes, contentType, etagOfDigest(digest), () => hex, lastModifiedMs, weakDate);
+}
+
+function representation(
+  bytes: Buffer,
+  contentType: string,
+  etag: string,
+  contentHash: () => string,
+  lastModifiedMs: number,
+  weakDate: boolean,
+): Representation {
   const variants = new Map<ContentCoding, Promise<EncodedVariant>>();
   return {
     body: bytes,
     contentType,
     etag,
-    contentHash: digest.toString('hex'),
+    get contentHash() {
+      return contentHash();
+    },
     lastModified: Math.floor(lastModifiedMs / 1000) * 1000,
     ...(weakDate ? { weakDate } : {}),
     encoded(coding) {

@@ -98,7 +98,7 @@ function reference(reviews: Review[], p: SearchParams): Review[] {
 describe('search index', () => {
   it('finds exactly what a naive filter finds, in the contract order, over every page', () => {
     fc.assert(
-      fc.property(fc.array(reviewArb, { maxLength: 60 }), paramsArb, (raw, params) => {
+      fc.property(fc.array(reviewArb, { maxLength: 100 }), paramsArb, (raw, params) => {
         const reviews = toReviews(raw);
         const index = createSearchIndex(business, reviews);
         const expected = reference(reviews, params).map((r) => r.id);

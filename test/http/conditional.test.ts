@@ -150,6 +150,7 @@ describe('ETags are derived from the content', () => {
         '/feed.xml',
         '/api/reviews/r05',
         '/api/reviews/since/2025-01-01',
+        '/api/reviews/search?limit=100',
       ]) {
         const a = await request(app, url);
         const b = await request(changed.app, url);

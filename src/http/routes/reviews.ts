@@ -6,7 +6,7 @@ import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../..
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
 import { withDecodedCursor } from '../../domain/search-query.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
-import { answerRepresentation, findReview, reviewsSince, searchReviews, sinceDateIssue } from '../../snapshot/queries.js';
+import { answerRepresentation, findReview, reviewsSince, searchRepresentation, sinceDateIssue } from '../../snapshot/queries.js';
 import { sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
@@ -35,8 +35,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       const parsed = withDecodedCursor(parseSearchQuery(request.query as Record<string, unknown>));
       if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
       const snapshot = deps.snapshots.current();
-      const result = searchReviews(snapshot, parsed.value);
-      return sendRepresentation(request, reply, answerRepresentation(snapshot, result.json));
+      return sendRepresentation(request, reply, searchRepresentation(snapshot, parsed.value));
     },
   });
   rejectOtherMethods(app, '/api/reviews/search');
