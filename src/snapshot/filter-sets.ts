@@ -3,6 +3,7 @@ import type { Review } from '../domain/review.js';
 import type { SearchParams } from '../domain/search-params.js';
 import { toBitset, unionOf, wordsFor, type Bitset } from './bitset.js';
 import { createTextIndex } from './text-index.js';
+import type { TimeSlicer } from './time-slice.js';
 
 /** The filters of a search (contract §4) that select positions regardless of the date range. */
 export type SetFilters = Pick<SearchParams, 'rating' | 'min_rating' | 'mentions_technician' | 'mentions_service' | 'query'>;
@@ -10,6 +11,8 @@ export type SetFilters = Pick<SearchParams, 'rating' | 'min_rating' | 'mentions_
 export interface FilterSets {
   /** One bitset per filter given; a search hits the positions in all of them. */
   setsFor(params: SetFilters): Bitset[];
+  /** Builds the `query` index ahead of the first query, in time slices. */
+  warm(slicer: TimeSlicer): Promise<void>;
 }
 
 function lower(s: string): string {
@@ -60,8 +63,9 @@ export function createFilterSets(business: Business, reviews: readonly Review[])
 
   // Title and text are checked one by one: a match must not span the two.
   const text = createTextIndex(
-    reviews.map((r) => lower(r.text)),
-    reviews.map((r) => (r.title === null ? null : lower(r.title))),
+    reviews.length,
+    (pos) => reviews[pos]!.text,
+    (pos) => reviews[pos]!.title,
   );
   const queryBits = new WeakMap<object, Bitset>();
   const querySet = (query: string) => {
@@ -81,5 +85,6 @@ export function createFilterSets(business: Business, reviews: readonly Review[])
       if (p.query !== undefined) sets.push(querySet(p.query));
       return sets;
     },
+    warm: (slicer) => text.warm(slicer),
   };
 }

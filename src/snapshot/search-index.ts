@@ -7,6 +7,7 @@ import { createCursorPaging } from './cursor-page.js';
 import { dateRange } from './date-range.js';
 import { createFilterSets } from './filter-sets.js';
 import { createSortOrders } from './sort-orders.js';
+import type { TimeSlicer } from './time-slice.js';
 
 export interface SearchPage {
   /** Positions into the newest-first review array, in the requested order. */
@@ -24,6 +25,8 @@ export interface SearchPage {
 export interface SearchIndex {
   /** Runs a validated query (domain/search-query.ts): it cannot fail. */
   search(query: SearchQuery): SearchPage;
+  /** Builds what the first search would otherwise build on the request path, in time slices. */
+  warm(slicer: TimeSlicer): Promise<void>;
 }
 
 /** The filters a search applied, in FILTER_KEYS order, for its response to echo. */
@@ -42,6 +45,7 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
   const orders = createSortOrders(reviews);
   const paging = createCursorPaging(reviews);
   return {
+    warm: (slicer) => filterSets.warm(slicer),
     search(params) {
       const sort = params.sort ?? 'newest';
       const limit = params.limit ?? SEARCH_LIMIT_DEFAULT;

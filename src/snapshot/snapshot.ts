@@ -10,7 +10,7 @@ import type { ServiceUrls } from '../domain/urls.js';
 import { createRepresentationOffThread, withDate, type RenderedDocument } from './rendered-document.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import { createSearchIndex, type SearchIndex } from './search-index.js';
-import { UNSLICED, type TimeSlicer } from './time-slice.js';
+import { createTimeSlicer, UNSLICED, type TimeSlicer } from './time-slice.js';
 
 /**
  * An immutable, versioned view of the published data with its indexes and rendered documents. Built
@@ -242,6 +242,10 @@ export async function assembleSnapshot(
     if (slicer.due()) await slicer.pause();
   }
   const index = createSearchIndex(view.business, view.reviews);
+  // A rebuild warms the query index before it is published, while the previous snapshot serves (issue
+  // 11, M2); a first snapshot is published at once and warmed in slices right after (start-up stays short).
+  if (previous) await index.warm(slicer);
+  else if (slicer !== UNSLICED) void index.warm(createTimeSlicer());
   const snapshot: Snapshot = {
     version,
     view,

@@ -14,8 +14,9 @@ describe('text index (query: a substring of the title or the text)', () => {
         fc.array(text, { minLength: 1, maxLength: 5 }),
         (docs, queries) => {
           const index = createTextIndex(
-            docs.map((d) => d[0]),
-            docs.map((d) => d[1]),
+            docs.length,
+            (pos) => docs[pos]![0],
+            (pos) => docs[pos]![1],
           );
           for (const q of [...queries, ...queries]) {
             const expected = docs.flatMap(([t, title], pos) => (t.includes(q) || (title?.includes(q) ?? false) ? [pos] : []));
