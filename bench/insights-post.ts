@@ -1,6 +1,7 @@
 /**
- * Main-thread cost of handing a published view to the insights worker (issue 15): the structured clone
- * of the view's object graph (before) against the reviews' JSON strings the snapshot already holds (now).
+ * Main-thread cost of handing a published view to the insights worker (issues 15, 11 M2): the structured
+ * clone of the view's object graph (first), of the reviews' JSON strings (second), and the transfer of
+ * one buffer of their JSON (now), whose encoding is done in time slices and reported apart (total).
  * Each is posted 3 times to an idle worker that drops it; the median of the synchronous postMessage call.
  *
  *   node --expose-gc --import tsx bench/insights-post.ts [--reviews 100000]
@@ -10,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { BusinessSchema } from '../src/domain/business.js';
 import { StoredReviewSchema } from '../src/domain/review.js';
 import { createServiceUrls } from '../src/domain/urls.js';
+import { joinedBytes } from '../src/snapshot/renderers/json-bytes.js';
 import { buildView } from '../src/snapshot/snapshot.js';
 import { generateLargeDataset } from './lib/dataset.js';
 
@@ -50,7 +52,7 @@ async function median(post: () => void): Promise<number> {
 
 const { urls: _urls, ...rest } = view;
 const before = await median(() => worker.postMessage({ id: 1, view: rest, baseUrl: 'http://bench.test' }));
-const now = await median(() =>
+const strings = await median(() =>
   worker.postMessage({
     id: 1,
     business: view.business,
@@ -60,14 +62,37 @@ const now = await median(() =>
     knownHash: null,
   }),
 );
+let encodeMs = 0;
+const now = await (async () => {
+  const runs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const e = performance.now();
+    const bytes = await joinedBytes(reviewJson, '[', ']');
+    encodeMs = performance.now() - e;
+    const request = {
+      id: 1,
+      business: view.business,
+      updatedAt: view.updatedAt,
+      reviews: bytes,
+      baseUrl: 'http://bench.test',
+      knownHash: null,
+    };
+    await new Promise((r) => setTimeout(r, 1000));
+    const t = performance.now();
+    worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
+    runs.push(performance.now() - t);
+  }
+  return runs.sort((a, b) => a - b)[1]!;
+})();
 const mb = reviewJson.reduce((n, s) => n + s.length, 0) / 1e6;
 console.log(
   JSON.stringify({
     reviews: view.reviews.length,
     json_mb: Number(mb.toFixed(1)),
     view_ms: Math.round(before),
-    json_ms: Math.round(now),
-    ratio: Number((before / now).toFixed(2)),
+    strings_ms: Math.round(strings),
+    transfer_ms: Number(now.toFixed(2)),
+    encode_ms_in_slices: Math.round(encodeMs),
   }),
 );
 await worker.terminate();

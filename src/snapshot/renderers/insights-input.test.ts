@@ -4,19 +4,20 @@ import { parseTaxonomy } from '../../insights/index.js';
 import { insightsFingerprint, insightsInputHash } from './insights-input.js';
 
 const business = BusinessSchema.parse({ id: 'b', name: 'B' });
-const input = { business, updatedAt: '2026-01-01T00:00:00Z', reviewJson: ['{"id":"a"}', '{"id":"b"}'] };
+const array = (items: string[]) => Buffer.from(`[${items.join(',')}]`);
+const input = { business, updatedAt: '2026-01-01T00:00:00Z', reviews: array(['{"id":"a"}', '{"id":"b"}']) };
 
 describe('insights input hash (issue 15)', () => {
   const base = insightsFingerprint([]);
 
   it('is stable for equal inputs and changes with any of them', () => {
     expect(insightsInputHash(base, input)).toBe(
-      insightsInputHash(insightsFingerprint([]), { ...input, reviewJson: [...input.reviewJson] }),
+      insightsInputHash(insightsFingerprint([]), { ...input, reviews: Buffer.from(input.reviews) }),
     );
     const variants = [
-      insightsInputHash(base, { ...input, reviewJson: ['{"id":"a"}'] }),
-      insightsInputHash(base, { ...input, reviewJson: ['{"id":"b"}', '{"id":"a"}'] }),
-      insightsInputHash(base, { ...input, reviewJson: ['{"id":"a"}{"id":"b"}'] }),
+      insightsInputHash(base, { ...input, reviews: array(['{"id":"a"}']) }),
+      insightsInputHash(base, { ...input, reviews: array(['{"id":"b"}', '{"id":"a"}']) }),
+      insightsInputHash(base, { ...input, reviews: array(['{"id":"a"}{"id":"b"}']) }),
       insightsInputHash(base, { ...input, updatedAt: '2026-01-02T00:00:00Z' }),
       insightsInputHash(base, { ...input, business: { ...business, name: 'C' } }),
       insightsInputHash('0'.repeat(64), input),

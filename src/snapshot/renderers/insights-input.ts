@@ -46,18 +46,18 @@ export function insightsFingerprint(
 export interface InsightsInput {
   business: Business;
   updatedAt: string;
-  /** Each published review's JSON, newest first (the snapshot's `reviewJson`). */
-  reviewJson: readonly string[];
+  /** The published reviews as a JSON array, UTF-8, newest first. */
+  reviews: Uint8Array;
 }
 
 /**
  * The hash of an insights document's inputs (issue 15): equal hashes mean equal documents, so a fresh
  * process that finds the stored document under this hash serves it without computing. `updatedAt` is the
- * document's `generated_at`; review JSON holds no raw newline, so the separators are unambiguous.
+ * document's `generated_at`; the reviews come last, as one JSON array, so the parts cannot run together.
  */
 export function insightsInputHash(fingerprint: string, input: InsightsInput): string {
   const h = createHash('sha256');
   h.update(`${fingerprint}\n${JSON.stringify(input.business)}\n${input.updatedAt}\n`);
-  for (const review of input.reviewJson) h.update(review).update('\n');
+  h.update(input.reviews);
   return h.digest('hex');
 }

@@ -2,15 +2,16 @@ import type { Business } from '../../domain/business.js';
 
 /**
  * Messages between the server and its insights worker (structured-clone safe: no functions). The
- * reviews travel as the JSON the snapshot already holds: an array of strings clones several times
- * faster on the main thread than the object graph of the view (issue 15, docs/benchmarks.md).
+ * reviews travel as one buffer of JSON, encoded in time slices from what the snapshot already holds and
+ * transferred, not copied: cloning the view's object graph (or even an array of 50k strings) on the main
+ * thread stopped requests for hundreds of milliseconds (issues 11 M2 and 15, docs/benchmarks.md).
  */
 export interface InsightsRequest {
   id: number;
   business: Business;
   updatedAt: string;
-  /** Each published review's JSON, newest first (the snapshot's `reviewJson`). */
-  reviewJson: readonly string[];
+  /** The published reviews as a JSON array, UTF-8, newest first (the snapshot's `reviewJson`, joined). */
+  reviews: Uint8Array;
   baseUrl: string;
   /** The input hash of the document the server already holds: equal inputs are answered `unchanged`. */
   knownHash: string | null;

@@ -32,7 +32,9 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
     const inputHash = insightsInputHash((fingerprint ??= insightsFingerprint(taxonomies)), msg);
     if (inputHash === msg.knownHash) return { id: msg.id, ok: true, inputHash, unchanged: true };
     const e = await (engine ??= loadEngine());
-    const reviews = msg.reviewJson.map((json) => JSON.parse(json) as Review);
+    const reviews = JSON.parse(
+      Buffer.from(msg.reviews.buffer, msg.reviews.byteOffset, msg.reviews.byteLength).toString('utf8'),
+    ) as Review[];
     const view = { business: msg.business, reviews, aggregate: computeAggregate(reviews), updatedAt: msg.updatedAt };
     return { id: msg.id, ok: true, inputHash, body: JSON.stringify(e.compute({ ...view, urls: createServiceUrls(msg.baseUrl) })) };
   } catch (e) {

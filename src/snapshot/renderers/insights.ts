@@ -6,6 +6,7 @@ import type { InsightsEngine } from '../../insights/engine.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
 import type { RenderOutput, SlowRenderer } from './document-renderer.js';
 import type { InsightsReply, InsightsRequest } from './insights-protocol.js';
+import { joinedBytes } from './json-bytes.js';
 
 /** A document already rendered (by an earlier process: the document cache) and the hash of its inputs. */
 export interface KnownDocument {
@@ -104,7 +105,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     kind: 'slow',
     name,
     contentType: JSON_MEDIA_TYPE,
-    render({ view, reviewJson }) {
+    async render({ view, reviewJson, slicer }) {
       if (!askedStore) {
         askedStore = true;
         known ??= options.known?.();
@@ -116,13 +117,15 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
         id,
         business: view.business,
         updatedAt: view.updatedAt,
-        reviewJson,
+        reviews: await joinedBytes(reviewJson, '[', ']', slicer),
         baseUrl: view.urls.base,
         knownHash: basis?.inputHash ?? null,
       };
       return new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        ensureWorker().postMessage(request);
+        // Transferred, not copied; a small buffer may sit in Node's shared pool, which must not move.
+        const own = request.reviews.byteLength > 4096 && request.reviews.byteLength === request.reviews.buffer.byteLength;
+        ensureWorker().postMessage(request, own ? [request.reviews.buffer as ArrayBuffer] : []);
       }).then((reply) => {
         if ('unchanged' in reply && basis) {
           runs.unchanged += 1;
