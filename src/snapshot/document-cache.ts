@@ -1,6 +1,6 @@
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { DocumentCacheStore, StoredDocument } from '../domain/ports.js';
-import { createRepresentationOffThread } from './rendered-document.js';
+import { createRepresentation } from './rendered-document.js';
 import type { KnownDocument } from './renderers/insights.js';
 import type { SlowRenderer } from './renderers/document-renderer.js';
 import type { LandedDocument, SeededDocument } from './snapshot.js';
@@ -49,7 +49,7 @@ export async function openDocumentCache(
     if (!stored) continue;
     // Served with the date it had (same bytes, same validators after a restart), never a future one:
     // its successor gets max(publication time, this date), so Last-Modified never goes back (snapshot.ts).
-    const document = await createRepresentationOffThread(stored.body, r.contentType, Math.min(stored.lastModified, now()), stored.weakDate);
+    const document = createRepresentation(stored.body, r.contentType, Math.min(stored.lastModified, now()), stored.weakDate);
     const value = r.contentType === JSON_MEDIA_TYPE ? (JSON.parse(stored.body) as unknown) : undefined;
     seeded.set(r.name, { document, ...(value !== undefined ? { value } : {}) });
     known.set(r.name, { inputHash: stored.inputHash, body: stored.body });

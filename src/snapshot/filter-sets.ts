@@ -20,15 +20,16 @@ function lower(s: string): string {
 }
 
 /** Ascending posting lists of positions per key. */
-function postingLists(reviews: readonly Review[], keysOf: (r: Review) => Iterable<string>): Map<string, number[]> {
+function* postingLists(reviews: readonly Review[], keysOf: (r: Review) => Iterable<string>): Generator<void, Map<string, number[]>> {
   const lists = new Map<string, number[]>();
-  reviews.forEach((r, pos) => {
-    for (const k of keysOf(r)) {
+  for (let pos = 0; pos < reviews.length; pos++) {
+    for (const k of keysOf(reviews[pos]!)) {
       const list = lists.get(k);
       if (list) list.push(pos);
       else lists.set(k, [pos]);
     }
-  });
+    if ((pos & 4095) === 4095) yield;
+  }
   return lists;
 }
 
@@ -37,20 +38,23 @@ function postingLists(reviews: readonly Review[], keysOf: (r: Review) => Iterabl
  * least k", each technician key (id, name or alias, case-insensitive) and each service id; the `query`
  * sets come from the text index, one per distinct answer, on first use.
  */
-export function createFilterSets(business: Business, reviews: readonly Review[]): FilterSets {
+export function* filterSetSteps(business: Business, reviews: readonly Review[]): Generator<void, FilterSets> {
   const words = wordsFor(reviews.length);
   const NOTHING = new Uint32Array(words);
   const bitsOf = (lists: Map<string, number[]>) => new Map([...lists].map(([k, list]) => [k, toBitset(list, words)]));
 
-  const byRating = bitsOf(postingLists(reviews, (r) => [String(r.rating)]));
+  const byRating = bitsOf(yield* postingLists(reviews, (r) => [String(r.rating)]));
   const rating = [0, 1, 2, 3, 4, 5].map((k) => byRating.get(String(k)) ?? NOTHING);
   // ratingAtLeast[k]: rating >= k, the OR of the rating sets from k up; min_rating m means rating >= ceil(m).
   const ratingAtLeast = rating.map((_, k) => unionOf(rating.slice(k), words));
-  const service = bitsOf(postingLists(reviews, (r) => r.mentions.services.map((s) => s.id)));
+  yield;
+  const service = bitsOf(yield* postingLists(reviews, (r) => r.mentions.services.map((s) => s.id)));
+  yield;
 
   // A technician is named by id, name or alias, case-insensitively (contract §4); a key several
   // technicians share selects the reviews of any of them.
-  const technicianById = bitsOf(postingLists(reviews, (r) => r.mentions.technicians.map((t) => t.id)));
+  const technicianById = bitsOf(yield* postingLists(reviews, (r) => r.mentions.technicians.map((t) => t.id)));
+  yield;
   const idsByKey = new Map<string, string[]>();
   for (const t of business.technicians)
     for (const k of new Set([t.id, t.name, ...t.aliases].map(lower))) idsByKey.set(k, [...(idsByKey.get(k) ?? []), t.id]);

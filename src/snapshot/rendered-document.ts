@@ -68,25 +68,6 @@ export function createRepresentation(body: Buffer | string, contentType: string,
 }
 
 /**
- * `createRepresentation` with the SHA-256 computed on libuv's thread pool (WebCrypto's digest): a
- * document of tens of megabytes (reviews.json at 50k reviews) takes a few hundred milliseconds to hash,
- * which on the event loop would stall every request of a running server (issue 11, M2).
- */
-export async function createRepresentationOffThread(
-  body: Buffer | string,
-  contentType: string,
-  lastModifiedMs: number,
-  weakDate = false,
-): Promise<Representation> {
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  if (bytes.length < 64 * 1024) return createRepresentation(bytes, contentType, lastModifiedMs, weakDate);
-  const digest = Buffer.from(
-    await crypto.subtle.digest('SHA-256', new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length)),
-  );
-  return representationOf(bytes, digest, contentType, lastModifiedMs, weakDate);
-}
-
-/**
  * A representation whose strong ETag the caller derived from what determines the bytes, without
  * hashing them (issue 15: a search answer's tag comes from its reviews' digests and its envelope). The
  * caller must give different tags to different bytes. Its contentHash is computed only if asked for.

@@ -5,9 +5,9 @@ import type { SearchQuery } from '../domain/search-query.js';
 import { countInAll, positionsInAll } from './bitset.js';
 import { createCursorPaging } from './cursor-page.js';
 import { dateRange } from './date-range.js';
-import { createFilterSets } from './filter-sets.js';
+import { filterSetSteps } from './filter-sets.js';
 import { createSortOrders } from './sort-orders.js';
-import type { TimeSlicer } from './time-slice.js';
+import { runSliced, runSync, type TimeSlicer } from './time-slice.js';
 
 export interface SearchPage {
   /** Positions into the newest-first review array, in the requested order. */
@@ -41,7 +41,17 @@ export function appliedFilters(params: SearchParams): SearchPage['filters'] {
  * put in the requested order, then the page after the cursor.
  */
 export function createSearchIndex(business: Business, reviews: readonly Review[]): SearchIndex {
-  const filterSets = createFilterSets(business, reviews);
+  return runSync(indexSteps(business, reviews));
+}
+
+/** `createSearchIndex`, yielding to the event loop between its parts (issue 11, M2). */
+export function buildSearchIndex(business: Business, reviews: readonly Review[], slicer: TimeSlicer): Promise<SearchIndex> {
+  return runSliced(indexSteps(business, reviews), slicer);
+}
+
+function* indexSteps(business: Business, reviews: readonly Review[]): Generator<void, SearchIndex> {
+  const filterSets = yield* filterSetSteps(business, reviews);
+  yield;
   const orders = createSortOrders(reviews);
   const paging = createCursorPaging(reviews);
   return {

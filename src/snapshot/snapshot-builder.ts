@@ -67,7 +67,8 @@ function merge(kept: Entry[], added: Entry[]): Entry[] {
  * slices, so the previous snapshot keeps answering requests while the next one is built.
  */
 export function createSnapshotBuilder(options: SnapshotBuilderOptions): SnapshotBuilder {
-  const pageSize = options.pageSize ?? 5000;
+  // A page of stamps is one synchronous SQLite read: about 15 ms for 2,000 on a small machine.
+  const pageSize = options.pageSize ?? 2000;
   const entries = new Map<string, Entry>();
   let order: Entry[] = [];
   let catalogKey: string | null = null;
@@ -145,13 +146,16 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
       const { header, fresh } = await sync(slicer);
       const current = (e: Entry) => e.seen === generation && entries.get(e.id) === e;
       for (const [id, e] of entries) if (e.seen !== generation) entries.delete(id);
+      await slicer.pause();
       const kept = order.filter(current);
       const added = fresh.filter(current).sort(newestFirst);
+      await slicer.pause();
       order = merge(kept, added);
       await slicer.pause();
 
       const reviews = order.map((e) => e.review);
       const reviewJson = order.map((e) => e.json);
+      await slicer.pause();
       let newest = header.businessUpdatedAt;
       let newestMs = newest ? Date.parse(newest) : Number.NEGATIVE_INFINITY;
       for (const e of order) {

@@ -30,3 +30,22 @@ export function createTimeSlicer(sliceMs = DEFAULT_SLICE_MS): TimeSlicer {
 
 /** Never yields: for one-shot tools and tests, where nothing else waits for the loop. */
 export const UNSLICED: TimeSlicer = { due: () => false, pause: () => Promise.resolve() };
+
+/**
+ * Work written as a generator that yields between its parts: `runSync` runs it to the end, `runSliced`
+ * pauses at each yield, so one piece of code serves tests and one-shot tools as well as a server.
+ */
+export function runSync<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+export async function runSliced<T>(steps: Generator<void, T>, slicer: TimeSlicer): Promise<T> {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    await slicer.pause();
+  }
+}
