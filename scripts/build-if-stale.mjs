@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { markExecutable } from './mark-executable.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** tsc writes this on every build (tsconfig.build.json: incremental). */
@@ -27,6 +28,7 @@ if (built === 0 || inputs.some((p) => newestMtime(p) > built)) {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  markExecutable(root);
   // An incremental build that found nothing to emit leaves the stamp as it was: mark it fresh.
   const now = new Date();
   fs.utimesSync(stamp, now, now);

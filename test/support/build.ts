@@ -66,6 +66,8 @@ export async function ensureBuilt(timeoutMs = 180_000): Promise<void> {
       });
     });
     if (result.code !== 0) throw new Error(`npm run build failed (exit ${result.code}):\n${result.out}`);
+    // As `npm run build` does: `npx review-data` runs the file itself.
+    await fs.chmod(CLI, 0o755);
   } finally {
     await fs.rm(LOCK, { recursive: true, force: true });
   }
