@@ -173,6 +173,11 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // An idle client that loses its connection (a PostgreSQL restart) emits 'error' on the pool; without
   // a listener that would crash the process. The pool replaces the client on the next query.
   pool.on('error', () => {});
+  // A client checked out of the pool (between a transaction's statements, say) that loses its
+  // connection emits 'error' on itself, and the pool's listener does not cover it: an unhandled
+  // 'error' would end the process (node-postgres docs, "error handling"). The statement in flight
+  // still fails with the error, and the pool discards the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
   return { db, dialect: 'postgres', describe: safe, close: () => db.destroy() };
