@@ -5,22 +5,16 @@
  *
  *   npm run build && npx tsx bench/memory.ts [--reviews 10000,100000] [--load-seconds 10]
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createTempDir, writeLargeDataset } from './lib/dataset.js';
 import { stopAllChildren } from './lib/processes.js';
-import { importDataset, sqliteUrl, startService, waitForInsights } from './lib/service.js';
+import { importDataset, rssMb, sqliteUrl, startService, waitForInsights } from './lib/service.js';
 
 const { values } = parseArgs({
   options: { reviews: { type: 'string', default: '10000,100000' }, 'load-seconds': { type: 'string', default: '10' } },
 });
 Object.assign(process.env, { MAX_CONNECTIONS_PER_ADDRESS: '0' });
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : Number.NaN;
-}
 
 const rows: Record<string, unknown>[] = [];
 for (const count of values.reviews.split(',').map(Number)) {
@@ -30,10 +24,10 @@ for (const count of values.reviews.split(',').map(Number)) {
     await importDataset(writeLargeDataset(tmp.path, count), db);
     const service = await startService({ databaseUrl: db, timeoutMs: 600_000 });
     const pid = service.child.process.pid!;
-    const atFirst200 = rssMb(pid);
+    const atFirst200 = Math.round(rssMb(pid));
     await waitForInsights(service);
     await new Promise((r) => setTimeout(r, 5000));
-    const idle = rssMb(pid);
+    const idle = Math.round(rssMb(pid));
     await autocannon({
       url: service.base,
       connections: 10,
@@ -47,7 +41,7 @@ for (const count of values.reviews.split(',').map(Number)) {
         { method: 'GET', path: '/insights.json' },
       ],
     });
-    const loaded = rssMb(pid);
+    const loaded = Math.round(rssMb(pid));
     rows.push({ reviews: count, rss_mb_at_first_200: atFirst200, rss_mb_idle: idle, rss_mb_after_load: loaded });
     await service.stop();
   } finally {

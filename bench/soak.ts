@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon, { type Request } from 'autocannon';
 import { createTempDir, writeLargeDataset } from './lib/dataset.js';
 import { stopAllChildren } from './lib/processes.js';
-import { importDataset, sqliteUrl, startService, waitForInsights } from './lib/service.js';
+import { importDataset, rssMb, sqliteUrl, startService, waitForInsights } from './lib/service.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,11 +31,6 @@ const peakSeconds = Number(values['peak-seconds']);
 // The server is a child process with the bench's environment: no connection cap from the one load
 // address, no hub rate limit, callbacks on loopback allowed (verification fails fast on a closed port).
 Object.assign(process.env, { MAX_CONNECTIONS_PER_ADDRESS: '0', WEBSUB_RATE_LIMIT: '0', WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true' });
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-}
 
 function p99(latencies: number[]): number {
   if (latencies.length === 0) return Number.NaN;

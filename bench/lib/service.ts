@@ -26,6 +26,12 @@ export async function importDataset(file: string, databaseUrl: string, timeoutMs
   return Date.now() - started;
 }
 
+/** Resident memory of a process in MB (VmRSS from /proc, all threads; Linux). */
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+
 /** utime + stime of a process from /proc (Linux), in ms; null elsewhere. Clock ticks are 100 Hz on Linux. */
 export function processCpuMs(pid: number): number | null {
   try {
