@@ -29,4 +29,31 @@ describe('text index (query: a substring of the title or the text)', () => {
       { numRuns: 500 },
     );
   });
+
+  it('warmed in the smallest slices, it finds the same as built at once', async () => {
+    const docs = Array.from(
+      { length: 300 },
+      (_, i) => [`Review ${i}: the drain ${i % 7 === 0 ? 'Leaked' : 'held'}, tech-${i % 11}`, i % 3 ? `Title ${i}` : null] as const,
+    );
+    const warmed = createTextIndex(
+      docs.length,
+      (pos) => docs[pos]![0],
+      (pos) => docs[pos]![1],
+    );
+    let pauses = 0;
+    await warmed.warm({ due: () => true, pause: () => (pauses++, Promise.resolve()) });
+    expect(pauses).toBeGreaterThan(300);
+    const atOnce = createTextIndex(
+      docs.length,
+      (pos) => docs[pos]![0],
+      (pos) => docs[pos]![1],
+    );
+    for (const q of ['leaked', 'tech-1', 'title 2', 'the drain', ': ', 'review 29']) {
+      const expected = docs.flatMap(([t, title], pos) =>
+        t.toLowerCase().includes(q) || (title?.toLowerCase().includes(q) ?? false) ? [pos] : [],
+      );
+      expect([...warmed.matches(q).positions]).toEqual(expected);
+      expect([...atOnce.matches(q).positions]).toEqual(expected);
+    }
+  });
 });
