@@ -81,7 +81,13 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     );
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
-    const builder = createSnapshotBuilder({ store, urls, renderers: renderers.list, seeded: documents.seeded });
+    const builder = createSnapshotBuilder({
+      store,
+      urls,
+      renderers: renderers.list,
+      seeded: documents.seeded,
+      onError: (err) => logger.warn({ err }, "could not store the reviews' public JSON; the next start computes it again"),
+    });
     const snapshots = createSnapshotManager({
       store,
       build: async (previous) => {
@@ -183,6 +189,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         await app.close();
         await renderers.close();
         await documents.close();
+        await builder.close();
         await websub.close();
         await changes?.close();
         await database.close();

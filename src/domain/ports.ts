@@ -30,6 +30,22 @@ export interface ReviewStamp {
   contentHash: string;
 }
 
+/**
+ * A published review as a snapshot build reads it (issue 15, start-up): its stored public JSON when that
+ * was resolved against the catalog the build asked for, else its stored record, to resolve and keep.
+ */
+export type PublishedRecord =
+  { id: string; contentHash: string; publicJson: string } | { id: string; contentHash: string; stored: StoredReview };
+
+/** A review's public JSON, resolved against one catalog, to keep for the next build. */
+export interface PublicDoc {
+  id: string;
+  /** The content hash and updated_at of the record it came from: a row written since is left alone. */
+  contentHash: string;
+  updatedAt: string;
+  json: string;
+}
+
 export interface ImportInput {
   business?: Business;
   reviews: IncomingReview[];
@@ -67,10 +83,24 @@ export interface ReviewStore {
   publishedStamps(afterId: string | null, limit: number): Promise<ReviewStamp[]>;
   /** The stored records of these ids (ids no longer stored are left out). */
   reviewsById(ids: readonly string[]): Promise<StoredReview[]>;
+  /**
+   * The published reviews among these ids (others are left out): the stored public JSON of those whose
+   * key is `catalogKey`, the stored record of the rest.
+   */
+  publishedById(ids: readonly string[], catalogKey: string): Promise<PublishedRecord[]>;
+  /**
+   * Keeps public JSON resolved against `catalogKey` for the next build, for the rows whose content hash
+   * and updated_at still match and that do not already hold JSON for that key. A cache: it never moves
+   * the change counter, and may fail (a busy SQLite file): callers log and go on.
+   */
+  storePublic(catalogKey: string, docs: readonly PublicDoc[]): Promise<void>;
   business(): Promise<Business | null>;
   /** True when nothing was ever imported: no business and no reviews. */
   isEmpty(): Promise<boolean>;
-  /** Applies an import atomically: all of it or, on any error, nothing. */
+  /**
+   * Applies an import atomically: all of it or, on any error, nothing. Every published row it writes gets
+   * its public JSON, resolved against the business in effect after the import.
+   */
   applyImport(input: ImportInput, onProgress?: (done: number, total: number) => void): Promise<ImportSummary>;
 }
 

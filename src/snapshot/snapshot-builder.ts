@@ -1,13 +1,14 @@
 import { computeAggregate } from '../domain/aggregate.js';
-import { EMPTY_BUSINESS } from '../domain/business.js';
-import { canonicalJson, sha256Hex } from '../domain/canonical-json.js';
+import { EMPTY_BUSINESS, type Business } from '../domain/business.js';
+import { catalogKey } from '../domain/catalog-key.js';
 import { createMentionMatcher, type MentionMatcher } from '../domain/mentions.js';
-import type { DatasetHeader, ReviewStamp, ReviewStore } from '../domain/ports.js';
+import type { DatasetHeader, PublicDoc, ReviewStamp, ReviewStore } from '../domain/ports.js';
 import { toPublicReview } from '../domain/public-review.js';
 import type { PublishedView } from '../domain/published-view.js';
 import { compareNewest } from '../domain/review-order.js';
-import { isPublished, type Review } from '../domain/review.js';
+import type { Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
+import { createPublicDocFill } from './public-doc-fill.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import { assembleSnapshot, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
@@ -24,7 +25,7 @@ interface Entry {
 }
 
 export interface SnapshotBuilderOptions {
-  store: Pick<ReviewStore, 'header' | 'publishedStamps' | 'reviewsById' | 'version'>;
+  store: Pick<ReviewStore, 'header' | 'publishedStamps' | 'publishedById' | 'storePublic' | 'version'>;
   urls: ServiceUrls;
   renderers: readonly DocumentRenderer[];
   /** Milliseconds of work between yields to the event loop (time-slice.ts). */
@@ -33,11 +34,28 @@ export interface SnapshotBuilderOptions {
   pageSize?: number;
   /** Slow documents an earlier process rendered, for the first snapshot (the document cache, issue 15). */
   seeded?: ReadonlyMap<string, SeededDocument>;
+  /** A failure to store the public JSON a build computed: logged, the next start computes it again. */
+  onError?(error: unknown): void;
 }
 
 export interface SnapshotBuilder {
   /** Reads what changed since the last build and assembles the next snapshot, yielding between slices. */
   build(previous: Snapshot | null): Promise<SnapshotBuild>;
+  /** Settles when the public JSON computed so far is stored (or failed): it is stored in the background. */
+  settled(): Promise<void>;
+  /** Stores nothing more and waits for the write under way (the store is about to close). */
+  close(): Promise<void>;
+}
+
+/** The catalog of one pass: its key, and its matcher, built only when a review needs resolving. */
+interface Catalog {
+  key: string;
+  matcher(): MentionMatcher;
+}
+
+function catalogOf(business: Business): Catalog {
+  let matcher: MentionMatcher | undefined;
+  return { key: catalogKey(business), matcher: () => (matcher ??= createMentionMatcher(business)) };
 }
 
 /** `newest` (contract §4) over entries, with updated_at parsed once per review, not per comparison. */
@@ -61,9 +79,11 @@ function merge(kept: Entry[], added: Entry[]): Entry[] {
 
 /**
  * Builds each snapshot from the previous one's work (issue 11, M2; issue 15 start-up): a rebuild reads
- * every published review's id and content hash, fetches and serializes only the reviews that changed,
- * and reuses the rest (their public form, JSON and position in the newest-first order). Mentions are
- * resolved against the catalog, so a changed business starts from scratch. All of it runs in time
+ * every published review's id and content hash, fetches only the reviews that changed, and reuses the
+ * rest (their public form, JSON and position in the newest-first order). A fetched review comes with its
+ * stored public JSON when that was resolved against the current catalog (the import stores it), else it
+ * is resolved and serialized here and stored back. Mentions are resolved against the catalog, so a
+ * changed business starts from scratch. All of it runs in time
  * slices, so the previous snapshot keeps answering requests while the next one is built.
  */
 export function createSnapshotBuilder(options: SnapshotBuilderOptions): SnapshotBuilder {
@@ -71,8 +91,9 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   const pageSize = options.pageSize ?? 2000;
   const entries = new Map<string, Entry>();
   let order: Entry[] = [];
-  let catalogKey: string | null = null;
+  let currentKey: string | null = null;
   let generation = 0;
+  const fill = createPublicDocFill(options.store, options.onError ? { onError: options.onError } : {});
 
   /** Reads the stamps, marks the unchanged entries seen, returns the stamps of the rest. */
   async function staleStamps(slicer: TimeSlicer): Promise<ReviewStamp[]> {
@@ -91,19 +112,32 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
     }
   }
 
-  async function readChanged(stale: ReviewStamp[], matcher: MentionMatcher, fresh: Entry[], slicer: TimeSlicer): Promise<void> {
+  /**
+   * Reads the changed reviews: the public JSON stored for this catalog as is (issue 15: a start parses,
+   * it neither resolves nor serializes), the others resolved and serialized here and stored for next time.
+   */
+  async function readChanged(stale: ReviewStamp[], catalog: Catalog, fresh: Entry[], slicer: TimeSlicer): Promise<void> {
     for (let i = 0; i < stale.length; i += pageSize) {
-      const batch = stale.slice(i, i + pageSize);
-      const hashes = new Map(batch.map((s) => [s.id, s.contentHash]));
-      for (const stored of await options.store.reviewsById(batch.map((s) => s.id))) {
-        // Unpublished since its stamp was read: the version check below makes another pass.
-        if (!isPublished(stored)) continue;
-        const review = toPublicReview(stored, matcher);
+      const ids = stale.slice(i, i + pageSize).map((s) => s.id);
+      const computed: PublicDoc[] = [];
+      // Only published rows come back: one unpublished since its stamp was read is left out, and the
+      // version check below makes another pass. The hash is the row's, so the entry names what it holds.
+      for (const row of await options.store.publishedById(ids, catalog.key)) {
+        let review: Review;
+        let json: string;
+        if ('publicJson' in row) {
+          json = row.publicJson;
+          review = JSON.parse(json) as Review;
+        } else {
+          review = toPublicReview(row.stored, catalog.matcher());
+          json = JSON.stringify(review);
+          computed.push({ id: row.id, contentHash: row.contentHash, updatedAt: row.stored.updated_at, json });
+        }
         const entry: Entry = {
-          id: review.id,
-          contentHash: hashes.get(review.id)!,
+          id: row.id,
+          contentHash: row.contentHash,
           review,
-          json: JSON.stringify(review),
+          json,
           updatedMs: Date.parse(review.updated_at),
           seen: generation,
         };
@@ -111,6 +145,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         fresh.push(entry);
         if (slicer.due()) await slicer.pause();
       }
+      fill.add(catalog.key, computed);
     }
   }
 
@@ -123,17 +158,16 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
     const fresh: Entry[] = [];
     for (let pass = 0; ; pass++) {
       const header = await options.store.header();
-      const business = header.business ?? EMPTY_BUSINESS;
-      const key = sha256Hex(canonicalJson(business));
-      if (key !== catalogKey) {
+      const catalog = catalogOf(header.business ?? EMPTY_BUSINESS);
+      if (catalog.key !== currentKey) {
         entries.clear();
         order = [];
         fresh.length = 0;
-        catalogKey = key;
+        currentKey = catalog.key;
       }
       generation++;
       const stale = await staleStamps(slicer);
-      await readChanged(stale, createMentionMatcher(business), fresh, slicer);
+      await readChanged(stale, catalog, fresh, slicer);
       // After a few passes under a stream of writes, publish what was read: labelled with the version
       // read first, it is at worst newer than its label, and the next poll rebuilds.
       if ((await options.store.version()) === header.version || pass >= 2) return { header, fresh };
@@ -180,5 +214,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         options.seeded,
       );
     },
+    settled: () => fill.settled(),
+    close: () => fill.close(),
   };
 }

@@ -1,9 +1,12 @@
-import type { Kysely, Transaction } from 'kysely';
-import { BusinessSchema, type Business } from '../domain/business.js';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { BusinessSchema, EMPTY_BUSINESS, type Business } from '../domain/business.js';
 import { canonicalJson, sha256Hex } from '../domain/canonical-json.js';
+import { catalogKey } from '../domain/catalog-key.js';
 import { planImport, type ExistingRow } from '../domain/import-plan.js';
-import type { DatasetState, ImportInput, ImportSummary, ReviewStore } from '../domain/ports.js';
-import { StoredReviewSchema, type StoredReview } from '../domain/review.js';
+import { createMentionMatcher } from '../domain/mentions.js';
+import type { DatasetState, ImportInput, ImportSummary, PublishedRecord, ReviewStore } from '../domain/ports.js';
+import { toPublicReview } from '../domain/public-review.js';
+import { isPublished, StoredReviewSchema, type StoredReview } from '../domain/review.js';
 import type { Database } from './schema.js';
 
 // Rows a statement writes at once: 8 bound values a row stays far below every driver's limit.
@@ -24,6 +27,17 @@ async function bumpVersion(trx: Transaction<Database>, now: string): Promise<voi
     .set((eb) => ({ version: eb('version', '+', 1), changed_at: now }))
     .where('singleton', '=', 1)
     .execute();
+}
+
+/**
+ * What the import's published rows are resolved against: the business stored once this import's own
+ * business step is done (its business, or the one kept, or none after the demo stepped aside), read back
+ * as `header()` reads it, so its key is the one the snapshot build computes (issue 15).
+ */
+async function catalogInEffect(trx: Transaction<Database>) {
+  const row = await trx.selectFrom('business').select('doc').where('singleton', '=', 1).executeTakeFirst();
+  const business = row ? BusinessSchema.parse(JSON.parse(row.doc)) : null;
+  return { key: catalogKey(business), matcher: createMentionMatcher(business ?? EMPTY_BUSINESS) };
 }
 
 /** Thrown inside the import transaction to roll a dry run back; carries the summary out. */
@@ -117,6 +131,51 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
       return out;
     },
 
+    async publishedById(ids, key) {
+      const out: PublishedRecord[] = [];
+      for (let i = 0; i < ids.length; i += BATCH) {
+        // One text per row: the public JSON when it is current, else the record. The two columns are
+        // always written together, so a current key has its JSON.
+        const rows = await db
+          .selectFrom('reviews')
+          .select((eb) => [
+            'id',
+            'content_hash',
+            'public_key',
+            eb.case().when('public_key', '=', key).then(eb.ref('public_doc')).else(eb.ref('doc')).end().as('body'),
+          ])
+          .where('id', 'in', ids.slice(i, i + BATCH))
+          .where('verified', '=', 1)
+          .where('hidden', '=', 0)
+          .execute();
+        for (const r of rows) {
+          const body = r.body ?? '';
+          out.push(
+            r.public_key === key
+              ? { id: r.id, contentHash: r.content_hash, publicJson: body }
+              : { id: r.id, contentHash: r.content_hash, stored: JSON.parse(body) as StoredReview },
+          );
+        }
+      }
+      return out;
+    },
+
+    async storePublic(key, docs) {
+      // One statement per batch, outside any transaction and without bumpVersion: a cache fill is not a
+      // change of the data (no rebuild, no NOTIFY). A row rewritten since it was read (another content
+      // hash or updated_at) or already holding this catalog's JSON (an import, another replica) is skipped.
+      for (let i = 0; i < docs.length; i += BATCH) {
+        const values = docs.slice(i, i + BATCH).map((d) => sql`(${d.id}, ${d.contentHash}, ${d.updatedAt}, ${d.json})`);
+        await sql`
+          with fill (id, content_hash, updated_at, public_doc) as (values ${sql.join(values)})
+          update reviews set public_doc = fill.public_doc, public_key = ${key}
+          from fill
+          where reviews.id = fill.id and reviews.content_hash = fill.content_hash and reviews.updated_at = fill.updated_at
+            and (reviews.public_key is null or reviews.public_key <> ${key})
+        `.execute(db);
+      }
+    },
+
     async applyImport(input: ImportInput, onProgress): Promise<ImportSummary> {
       const run = db.transaction().execute(async (trx) => {
         const stamp = now();
@@ -145,9 +204,12 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
         const plan = planImport(existing, input.reviews, input.replace, stamp);
         const total = plan.writes.length + plan.deletes.length;
         let done = 0;
+        // Each published row is stored with its public JSON (issue 15), so a start reads it as is.
+        const catalog = plan.writes.length > 0 ? await catalogInEffect(trx) : null;
         for (let i = 0; i < plan.writes.length; i += BATCH) {
           const rows = plan.writes.slice(i, i + BATCH).map(({ review, content_hash }) => {
             const stored = StoredReviewSchema.parse(review);
+            const published = catalog !== null && isPublished(stored);
             return {
               id: stored.id,
               date: stored.date,
@@ -157,6 +219,8 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
               doc: JSON.stringify(stored),
               content_hash,
               updated_at: stored.updated_at,
+              public_doc: published ? JSON.stringify(toPublicReview(stored, catalog.matcher)) : null,
+              public_key: published ? catalog.key : null,
             };
           });
           await trx
@@ -171,6 +235,8 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
                 doc: eb.ref('excluded.doc'),
                 content_hash: eb.ref('excluded.content_hash'),
                 updated_at: eb.ref('excluded.updated_at'),
+                public_doc: eb.ref('excluded.public_doc'),
+                public_key: eb.ref('excluded.public_key'),
               })),
             )
             .execute();

@@ -22,6 +22,13 @@ export interface ReviewsTable {
   doc: string;
   content_hash: string;
   updated_at: string;
+  /**
+   * The review's public JSON (migration 0006, issue 15): null for an unpublished row or one written
+   * before the migration. Valid only while `public_key` is the current catalog's key.
+   */
+  public_doc: string | null;
+  /** The catalog key (`catalogKey`) that `public_doc`'s mentions were resolved against. */
+  public_key: string | null;
 }
 
 export interface DataVersionTable {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { catalogKey } from '../../src/domain/catalog-key.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { importFiles } from '../../src/import/import-files.js';
 import { datasetDocument } from '../../src/snapshot/renderers/index.js';
@@ -55,9 +56,15 @@ it('keeps a listed tag the text also yields: an export imports back unchanged, a
   expect((await store.load()).reviews[0]!.mention_tags.technicians).toEqual(['mike']);
 
   // Round trip (contract §3): the export's mentions (derived and listed) import back as unchanged.
-  const exported = datasetDocument(buildView(await store.load(), urls));
+  const before = buildView(await store.load(), urls);
+  const stored = await store.publishedById(['r1'], catalogKey((await store.header()).business));
+  // The public JSON the import stored (issue 15) is what the view serves.
+  expect(stored).toEqual([expect.objectContaining({ publicJson: JSON.stringify(before.reviews[0]) })]);
+  const exported = datasetDocument(before);
   const again = await importFiles(store, { files: [write('export.json', exported)], replace: true, assumeVerified: false });
   expect(again.ok && again.summary).toMatchObject({ added: 0, updated: 0, unchanged: 1, deleted: 0 });
+  expect(await store.publishedById(['r1'], catalogKey((await store.header()).business))).toEqual(stored);
+  expect(buildView(await store.load(), urls)).toEqual(before);
 
   // The alias goes: the text no longer yields the technician, the listed tag still names him.
   await importFiles(store, { files: [write('b.json', { business: business([]), reviews: [] })], replace: false, assumeVerified: false });

@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { catalogKey } from '../../src/domain/catalog-key.js';
 import type { ReviewStore } from '../../src/domain/ports.js';
+import type * as PublicReview from '../../src/domain/public-review.js';
 import { parseSearchQuery } from '../../src/domain/search-params.js';
 import { withDecodedCursor } from '../../src/domain/search-query.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
@@ -10,6 +12,19 @@ import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
 import { business, review, reviews } from '../storage/fixtures.js';
+
+// Counts the reviews resolved (and then serialized) anywhere: the import and the builder both use this.
+const resolves = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src/domain/public-review.js', async (importOriginal) => {
+  const real = await importOriginal<typeof PublicReview>();
+  return {
+    ...real,
+    toPublicReview: (...args: Parameters<typeof real.toPublicReview>) => {
+      resolves.count++;
+      return real.toPublicReview(...args);
+    },
+  };
+});
 
 /**
  * Issue 11, M2 / issue 15: the incremental, time-sliced build must publish exactly what a build from
@@ -53,9 +68,9 @@ describe('incremental snapshot build', () => {
     fetched = [];
     store = {
       ...real,
-      reviewsById: (ids) => {
+      publishedById: (ids, key) => {
         fetched.push(...ids);
-        return real.reviewsById(ids);
+        return real.publishedById(ids, key);
       },
     };
   });
@@ -106,8 +121,8 @@ describe('incremental snapshot build', () => {
     let wrote = false;
     const racing: ReviewStore = {
       ...store,
-      reviewsById: async (ids) => {
-        const rows = await store.reviewsById(ids);
+      publishedById: async (ids, key) => {
+        const rows = await store.publishedById(ids, key);
         if (!wrote) {
           wrote = true;
           await store.applyImport({ reviews: reviews(20).slice(0, 10), replace: true });
@@ -119,5 +134,64 @@ describe('incremental snapshot build', () => {
     expect(wrote).toBe(true);
     expect(built.view.reviews).toHaveLength(10);
     await expectSameAsFromScratch(built, store);
+  });
+  // Issue 15, start-up: the import stores each review's public JSON; a start reads it as is.
+  it('starts over the stored public JSON without resolving or serializing a review, and serves those bytes', async () => {
+    const initial = reviews(30).map((r, i) => (i % 3 === 0 ? { ...r, text: `Mike cleared the drain. ${r.text}` } : r));
+    await store.applyImport({ business: catalog(['Mike']), reviews: initial, replace: false });
+    resolves.count = 0;
+    const built = (await createSnapshotBuilder({ store, urls, renderers: fast, pageSize: 7 }).build(null)).snapshot;
+    expect(resolves.count).toBe(0);
+    await expectSameAsFromScratch(built, store);
+
+    // The stored text is taken as it is (a recomputation would not carry this name).
+    const id = initial[4]!.id;
+    const stored = (await store.publishedById([id], catalogKey(catalog(['Mike']))))[0]!;
+    const json = ('publicJson' in stored ? stored.publicJson : '').replace('"Jane D."', '"Stored As Is"');
+    await handle.db.updateTable('reviews').set({ public_doc: json }).where('id', '=', id).execute();
+    resolves.count = 0;
+    const again = (await createSnapshotBuilder({ store, urls, renderers: fast }).build(null)).snapshot;
+    expect(again.reviewJson).toContain(json);
+    expect(again.view.reviews.find((r) => r.id === id)?.author.name).toBe('Stored As Is');
+    expect(resolves.count).toBe(0);
+  });
+
+  it('resolves what a catalog change or an older row left without current JSON, stores it back, and the next start reads it', async () => {
+    await store.applyImport({ business: catalog(['Mike']), reviews: reviews(25), replace: false });
+    await store.applyImport({ business: catalog(['Mike', 'Rivera']), reviews: [], replace: false });
+    // Rows written before migration 0006: no JSON at all.
+    await handle.db.updateTable('reviews').set({ public_doc: null, public_key: null }).where('id', '<', 'r000005').execute();
+    const version = await store.version();
+    resolves.count = 0;
+    const first = createSnapshotBuilder({ store, urls, renderers: fast, pageSize: 7 });
+    const built = (await first.build(null)).snapshot;
+    expect(resolves.count).toBe(25);
+    await expectSameAsFromScratch(built, store);
+    await first.settled();
+    // A cache fill, not a change: no rebuild follows it.
+    expect(await store.version()).toBe(version);
+    const rows = await store.publishedById(
+      reviews(25).map((r) => r.id),
+      catalogKey(catalog(['Mike', 'Rivera'])),
+    );
+    expect(rows.map((r) => ('publicJson' in r ? r.publicJson : null)).sort()).toEqual([...built.reviewJson].sort());
+
+    resolves.count = 0;
+    const next = (await createSnapshotBuilder({ store, urls, renderers: fast }).build(null)).snapshot;
+    expect(resolves.count).toBe(0);
+    expect(next.reviewJson).toEqual(built.reviewJson);
+    await expectSameAsFromScratch(next, store);
+  });
+
+  it('builds on when the public JSON cannot be stored, and says so', async () => {
+    await store.applyImport({ business: catalog([]), reviews: reviews(5), replace: false });
+    await handle.db.updateTable('reviews').set({ public_doc: null, public_key: null }).execute();
+    const errors: unknown[] = [];
+    const failing: ReviewStore = { ...store, storePublic: () => Promise.reject(new Error('database is locked')) };
+    const builder = createSnapshotBuilder({ store: failing, urls, renderers: fast, onError: (e) => errors.push(e) });
+    const built = (await builder.build(null)).snapshot;
+    await builder.close();
+    await expectSameAsFromScratch(built, store);
+    expect(errors).toEqual([new Error('database is locked')]);
   });
 });

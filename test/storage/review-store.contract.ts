@@ -1,4 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { EMPTY_BUSINESS, type Business } from '../../src/domain/business.js';
+import { catalogKey } from '../../src/domain/catalog-key.js';
+import { createMentionMatcher } from '../../src/domain/mentions.js';
+import type { PublicDoc, ReviewStore } from '../../src/domain/ports.js';
+import { toPublicReview } from '../../src/domain/public-review.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
 import { business, manualClock, review, reviews } from './fixtures.js';
@@ -13,6 +18,19 @@ export interface FreshDatabase {
  * The ReviewStore port's contract (style.md: one suite, run against every database). Each engine's test
  * file calls this with a factory of empty databases; nothing here knows which engine it runs on.
  */
+/** What `publishedById` gives for these ids: `json:` and the public JSON, or `record:` and the id. */
+async function published(store: ReviewStore, ids: string[], business: Business | null): Promise<Map<string, string>> {
+  const rows = await store.publishedById(ids, catalogKey(business));
+  return new Map(rows.map((r) => [r.id, 'publicJson' in r ? `json:${r.publicJson}` : `record:${r.stored.id}`]));
+}
+
+/** The public JSON of the stored record `id`, computed as the snapshot did before issue 15. */
+async function expectedJson(store: ReviewStore, id: string, business: Business | null): Promise<string> {
+  const stored = (await store.reviewsById([id]))[0]!;
+  const matcher = createMentionMatcher(business ?? EMPTY_BUSINESS);
+  return `json:${JSON.stringify(toPublicReview(stored, matcher))}`;
+}
+
 export function describeReviewStoreContract(name: string, fresh: () => Promise<FreshDatabase>): void {
   describe(`ReviewStore contract: ${name}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
@@ -265,6 +283,94 @@ export function describeReviewStoreContract(name: string, fresh: () => Promise<F
         demo_removed: { name: 'Demo Co', reviews: 2 },
       });
       expect(await store.load()).toEqual(before);
+      // Nor any public JSON: the demo's rows keep theirs, the dry run's rows were never written.
+      expect(await published(store, ['a', 'b'], business())).toEqual(new Map());
+      expect([...(await published(store, ['demo-000000'], business({ id: 'demo', name: 'Demo Co' }))).values()][0]).toMatch(/^json:/);
+    });
+
+    // Issue 15, start-up: a start reads each review's public JSON instead of resolving and serializing it.
+    it('stores the public JSON of every published row an import writes, resolved against the business in effect', async () => {
+      const { store } = await open();
+      const mike = (aliases: string[]) =>
+        business({ technicians: [{ id: 'mike', name: 'Mike Rivera', role: null, aliases }], services: [], service_areas: [] });
+      const input = [
+        review('a', { text: 'Mike fixed the boiler.', title: 'Mike!' }),
+        review('b', { mention_tags: { technicians: ['mike'], services: [], service_areas: [] } }),
+        review('c', { text: 'Zoë ✨ "quoted" \\ back\u0000slash', response: { text: 'Thanks', date: '2025-03-15' } }),
+        review('x-hidden', { hidden: true }),
+        review('x-unverified', { verified: false }),
+      ];
+      await store.applyImport({ business: mike(['Mike']), reviews: input, replace: false });
+      const ids = input.map((r) => r.id);
+      const first = await published(store, ids, mike(['Mike']));
+      // Unpublished rows are left out; each published one is exactly what the snapshot used to compute.
+      expect([...first.keys()].sort()).toEqual(['a', 'b', 'c']);
+      for (const id of ['a', 'b', 'c']) expect(first.get(id), id).toBe(await expectedJson(store, id, mike(['Mike'])));
+      expect(first.get('a')).toContain('"technicians":[{"id":"mike","name":"Mike Rivera"}]');
+      // Another catalog: the stored records, as load() reads them.
+      const other = await store.publishedById(ids, catalogKey(mike([])));
+      const loaded = new Map((await store.load()).reviews.map((r) => [r.id, r]));
+      for (const r of other) expect('stored' in r && r.stored).toEqual(loaded.get(r.id));
+
+      // Without a business, an import resolves against the stored one.
+      await store.applyImport({ reviews: [review('d', { text: 'Mike again' })], replace: false });
+      expect((await published(store, ['d'], mike(['Mike']))).get('d')).toBe(await expectedJson(store, 'd', mike(['Mike'])));
+      // A new catalog: the rows this import writes get its JSON, the others keep theirs (a later build refills).
+      await store.applyImport({ business: mike([]), reviews: [review('a', { text: 'Mike came back.' })], replace: false });
+      const after = await published(store, ['a', 'b'], mike([]));
+      expect(after.get('a')).toBe(await expectedJson(store, 'a', mike([])));
+      expect(after.get('b')).toBe('record:b');
+      expect((await published(store, ['b'], mike(['Mike']))).get('b')).toMatch(/^json:/);
+      // A row hidden by an import loses its JSON with its publication.
+      await store.applyImport({ reviews: [review('c', { hidden: true })], replace: false });
+      expect(await published(store, ['c'], mike([]))).toEqual(new Map());
+    });
+
+    it('resolves against no business once the demo stepped aside', async () => {
+      const { store } = await open();
+      await store.applyImport({
+        business: business({ id: 'demo', name: 'Demo Co' }),
+        reviews: reviews(1, 'demo-'),
+        replace: false,
+        demo: true,
+      });
+      await store.applyImport({ reviews: [review('own')], replace: false });
+      expect((await published(store, ['own'], null)).get('own')).toBe(await expectedJson(store, 'own', null));
+    });
+
+    it('fills public JSON without moving the change counter, and never over a row written since or already current', async () => {
+      const { store, handle } = await open();
+      await store.applyImport({ business: business(), reviews: reviews(4), replace: false });
+      // Rows from before migration 0006 have neither column.
+      await handle.db.updateTable('reviews').set({ public_doc: null, public_key: null }).execute();
+      const ids = reviews(4).map((r) => r.id);
+      const key = catalogKey(business());
+      const rows = await store.publishedById(ids, key);
+      const docs: PublicDoc[] = rows.map((r) => {
+        if (!('stored' in r)) throw new Error(`${r.id} has public JSON`);
+        return { id: r.id, contentHash: r.contentHash, updatedAt: r.stored.updated_at, json: `{"filled":"${r.id}"}` };
+      });
+      // Written since it was read: a new content hash, and the import's own JSON.
+      await store.applyImport({ reviews: [review(ids[0]!, { text: 'changed' })], replace: false });
+      // Already current (here by hand, as another replica would): left as it is.
+      await handle.db.updateTable('reviews').set({ public_doc: '{"other":1}', public_key: key }).where('id', '=', ids[1]!).execute();
+      const header = await store.header();
+      await store.storePublic(key, docs);
+      expect(await store.header()).toEqual(header);
+      const filled = await published(store, ids, business());
+      expect(filled.get(ids[0]!)).toBe(await expectedJson(store, ids[0]!, business()));
+      expect(filled.get(ids[1]!)).toBe('json:{"other":1}');
+      expect(filled.get(ids[2]!)).toBe(`json:{"filled":"${ids[2]}"}`);
+      expect(filled.get(ids[3]!)).toBe(`json:{"filled":"${ids[3]}"}`);
+      // Another catalog's fill replaces a stale key.
+      await store.storePublic('k2', [docs[2]!]);
+      expect((await store.publishedById([ids[2]!], 'k2'))[0]).toEqual({
+        id: ids[2],
+        contentHash: docs[2]!.contentHash,
+        publicJson: docs[2]!.json,
+      });
+      // Nothing to fill is no statement at all.
+      await store.storePublic(key, []);
     });
   });
 }

@@ -4,6 +4,7 @@ import * as websub0002 from './0002-websub.js';
 import * as mcpSessions0003 from './0003-mcp-sessions.js';
 import * as demoMarker0004 from './0004-demo-marker.js';
 import * as documents0005 from './0005-documents.js';
+import * as publicReviews0006 from './0006-public-reviews.js';
 import * as reviewAnalyses0007 from './0007-review-analyses.js';
 
 /**
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-mcp-sessions': mcpSessions0003,
   '0004-demo-marker': demoMarker0004,
   '0005-documents': documents0005,
+  '0006-public-reviews': publicReviews0006,
   '0007-review-analyses': reviewAnalyses0007,
 };
 
