@@ -2,8 +2,15 @@ import type { Kysely } from 'kysely';
 import type { AnalysisCacheStore } from '../domain/ports.js';
 import type { Database } from './schema.js';
 
-// Keys per statement: far below every driver's bound-parameter limit, and one page of a 100k read.
-const BATCH = 500;
+// Rows per statement: far below every driver's bound-parameter limit, and a few milliseconds of work.
+const BATCH = 200;
+
+/**
+ * Lets requests run between statements. better-sqlite3 runs each statement synchronously and an awaited
+ * statement resumes as a microtask, so 100k analyses (about 80 MB, 500 statements) read or written back
+ * to back would hold the event loop for seconds (issue 11, M2).
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The per-review analysis cache (migration 0007) over Kysely: the same statements on both databases.
@@ -21,6 +28,7 @@ export function createAnalysisCacheStore(db: Kysely<Database>): AnalysisCacheSto
           .where('key', 'in', keys.slice(i, i + BATCH))
           .execute();
         out.push(...rows);
+        await turn();
       }
       return out;
     },
@@ -35,6 +43,7 @@ export function createAnalysisCacheStore(db: Kysely<Database>): AnalysisCacheSto
           .values(rows)
           .onConflict((oc) => oc.column('key').doNothing())
           .execute();
+        await turn();
       }
     },
   };

@@ -23,11 +23,12 @@ export interface InsightsRequest {
   persist: boolean;
 }
 
-/** The main thread's answer to a lookup: the stored analyses it found. */
+/** Part of the main thread's answer to a lookup: stored analyses it found; `last` ends the answer. */
 export interface AnalysesFound {
   type: 'analyses';
   id: number;
   found: StoredAnalysis[];
+  last: boolean;
 }
 
 export type ToWorker = InsightsRequest | AnalysesFound;
@@ -39,8 +40,15 @@ export interface AnalysesLookup {
   keys: string[];
 }
 
+/** Analyses the worker computed for request `id`, to be stored; sent in parts before its reply. */
+export interface AnalysesComputed {
+  type: 'computed';
+  id: number;
+  analyses: StoredAnalysis[];
+}
+
 export type InsightsReply =
-  | { type: 'done'; id: number; ok: true; body: string; analyses: StoredAnalysis[]; analyzed: number; restored: number }
+  | { type: 'done'; id: number; ok: true; body: string; analyzed: number; restored: number }
   | { type: 'done'; id: number; ok: false; error: string };
 
-export type FromWorker = AnalysesLookup | InsightsReply;
+export type FromWorker = AnalysesLookup | AnalysesComputed | InsightsReply;

@@ -18,9 +18,12 @@ import type { Taxonomy } from '../../insights/taxonomy.js';
 import { analysisKey } from './insights-input.js';
 import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
 
+/** Computed analyses sent to the main thread per message, to be stored. */
+const STORE_PART = 2000;
+
 const { taxonomies } = workerData as { taxonomies: Taxonomy[] };
 let engine: Promise<InsightsEngine> | null = null;
-const lookups = new Map<number, (found: StoredAnalysis[]) => void>();
+const lookups = new Map<number, { found: StoredAnalysis[]; done(found: StoredAnalysis[]): void }>();
 
 function send(message: FromWorker): void {
   parentPort?.postMessage(message);
@@ -38,7 +41,7 @@ function loadEngine(): Promise<InsightsEngine> {
 /** The stored analyses of `reviews`, by review id, from the main thread. */
 async function restore(id: number, reviews: Review[], keyOf: (r: Review) => string): Promise<Map<string, ReviewAnalysis>> {
   const found = await new Promise<StoredAnalysis[]>((resolve) => {
-    lookups.set(id, resolve);
+    lookups.set(id, { found: [], done: resolve });
     send({ type: 'lookup', id, keys: [...new Set(reviews.map(keyOf))] });
   });
   const byKey = new Map(found.map((f) => [f.key, f.body]));
@@ -70,15 +73,11 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
       },
     );
     const run = e.lastRun();
-    return {
-      type: 'done',
-      id: msg.id,
-      ok: true,
-      body: JSON.stringify(doc),
-      analyses: [...fresh].map(([key, body]) => ({ key, body })),
-      analyzed: run.analyzed,
-      restored: run.restored,
-    };
+    // In parts: one message of 80 MB (100k reviews) would be one long clone on the main thread.
+    const analyses = [...fresh].map(([key, body]) => ({ key, body }));
+    for (let i = 0; i < analyses.length; i += STORE_PART)
+      send({ type: 'computed', id: msg.id, analyses: analyses.slice(i, i + STORE_PART) });
+    return { type: 'done', id: msg.id, ok: true, body: JSON.stringify(doc), analyzed: run.analyzed, restored: run.restored };
   } catch (e) {
     return { type: 'done', id: msg.id, ok: false, error: (e as Error).stack ?? String(e) };
   }
@@ -89,8 +88,13 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
 let queue = Promise.resolve();
 parentPort?.on('message', (msg: ToWorker) => {
   if (msg.type === 'analyses') {
-    lookups.get(msg.id)?.(msg.found);
-    lookups.delete(msg.id);
+    const lookup = lookups.get(msg.id);
+    if (!lookup) return;
+    for (const f of msg.found) lookup.found.push(f);
+    if (msg.last) {
+      lookups.delete(msg.id);
+      lookup.done(lookup.found);
+    }
     return;
   }
   queue = queue.then(() => answer(msg)).then(send);

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { PublishedView } from '../../domain/published-view.js';
-import type { AnalysisCacheStore } from '../../domain/ports.js';
+import type { AnalysisCacheStore, StoredAnalysis } from '../../domain/ports.js';
 import type { InsightsEngine } from '../../insights/engine.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
 import type { RenderOutput, SlowRenderer } from './document-renderer.js';
@@ -49,6 +49,9 @@ export interface InsightsRuns {
   analyzed: number;
   restored: number;
 }
+
+/** Stored analyses read and sent to the worker per message. */
+const LOOKUP_PART = 2000;
 
 /** The worker's memory (an isolate with the NLP libraries and model, ~150 MB at 10k) is given back after this. */
 export const WORKER_IDLE_MS = 10_000;
@@ -106,8 +109,6 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
   let fingerprint: Promise<string> | null = null;
   const runs: InsightsRuns = { computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0 };
   const cacheError = (e: unknown) => options.onCacheError?.(e);
-  // Analyses being stored: close() lets them finish, so a clean shutdown loses none.
-  const writes = new Set<Promise<void>>();
 
   const failAll = (e: Error) => {
     for (const p of waiting.values()) p.reject(e);
@@ -122,11 +123,27 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     void w.terminate();
   };
 
-  /** The worker's lookup: stored analyses by key, or none when the store fails (only speed is lost). */
-  const lookup = (w: Worker, id: number, keys: string[]) => {
-    const store = options.analyses;
-    const found = store ? store.read(keys).catch((e: unknown) => (cacheError(e), [])) : Promise.resolve([]);
-    void found.then((rows) => w.postMessage({ type: 'analyses', id, found: rows } satisfies ToWorker));
+  /**
+   * The worker's lookup: stored analyses by key, sent in parts as they are read (one clone of 80 MB at
+   * 100k reviews would stop the loop), none when the store fails (only speed is lost).
+   */
+  const lookup = async (w: Worker, id: number, keys: string[]) => {
+    for (let i = 0; i < keys.length || i === 0; i += LOOKUP_PART) {
+      const part = keys.slice(i, i + LOOKUP_PART);
+      const found = options.analyses && part.length > 0 ? await options.analyses.read(part).catch((e: unknown) => (cacheError(e), [])) : [];
+      w.postMessage({ type: 'analyses', id, found, last: i + LOOKUP_PART >= keys.length } satisfies ToWorker);
+    }
+  };
+
+  /** Stores computed analyses, one part after another, under the fingerprint they were computed with. */
+  let writing: Promise<void> = Promise.resolve();
+  const store = (analyses: StoredAnalysis[]) => {
+    const target = options.analyses;
+    if (!target || analyses.length === 0) return;
+    writing = writing
+      .then(() => fingerprint!)
+      .then((fp) => target.write(fp, analyses))
+      .catch(cacheError);
   };
 
   const ensureWorker = (): Worker => {
@@ -135,7 +152,8 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     const w = startWorker(options.taxonomies);
     runs.workers += 1;
     w.on('message', (message: FromWorker) => {
-      if (message.type === 'lookup') return lookup(w, message.id, message.keys);
+      if (message.type === 'lookup') return void lookup(w, message.id, message.keys);
+      if (message.type === 'computed') return store(message.analyses);
       const pending = waiting.get(message.id);
       waiting.delete(message.id);
       if (waiting.size === 0 && worker === w) idleTimer = setTimeout(retire, options.workerIdleMs ?? WORKER_IDLE_MS).unref();
@@ -194,11 +212,6 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       runs.analyzed += reply.analyzed;
       runs.restored += reply.restored;
       known = { inputHash, body: reply.body };
-      if (options.analyses && reply.analyses.length > 0) {
-        const write = options.analyses.write(fp, reply.analyses).catch(cacheError);
-        writes.add(write);
-        void write.finally(() => writes.delete(write));
-      }
       return output(view, reply.body, inputHash);
     },
     runs: () => ({ ...runs }),
@@ -208,7 +221,8 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       worker = null;
       failAll(new Error('insights worker closed'));
       if (w) await w.terminate();
-      await Promise.all(writes);
+      // Analyses being stored finish first, so a clean shutdown loses none.
+      await writing;
     },
   };
 }
