@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { BusinessSchema } from '../src/domain/business.js';
 import { StoredReviewSchema } from '../src/domain/review.js';
 import { createServiceUrls } from '../src/domain/urls.js';
-import { joinedBytes } from '../src/snapshot/renderers/json-bytes.js';
+import { writeReviewBytes } from '../src/snapshot/review-bytes.js';
 import { buildView } from '../src/snapshot/snapshot.js';
 import { generateLargeDataset } from './lib/dataset.js';
 
@@ -67,7 +67,7 @@ const now = await (async () => {
   const runs: number[] = [];
   for (let i = 0; i < 3; i++) {
     const e = performance.now();
-    const bytes = await joinedBytes(reviewJson, '[', ']');
+    const bytes = (await writeReviewBytes(reviewJson, '[', ']')).document;
     encodeMs = performance.now() - e;
     const request = {
       id: 1,

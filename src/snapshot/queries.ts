@@ -4,18 +4,20 @@ import { projectReviewJson } from '../domain/review-fields.js';
 import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, createRepresentationWithEtag, type Representation } from './rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import { joinAnswer, type ReviewBytes } from './review-bytes.js';
 import type { Snapshot } from './snapshot.js';
 
 /**
  * Read use cases over a snapshot, shared by REST and MCP so the two can never disagree. Responses are
- * assembled from each review's pre-serialized JSON: no review is stringified per request.
+ * assembled by copying each review's bytes from the snapshot (review-bytes.ts): no review is stringified
+ * or encoded per request.
  */
 
 /**
  * A query answer of this snapshot, dated by the snapshot's publication time (issue 11, M1): an answer
  * can change because a review left it, which no remaining record's updated_at shows.
  */
-export function answerRepresentation(snapshot: Snapshot, json: string): Representation {
+export function answerRepresentation(snapshot: Snapshot, json: string | Buffer): Representation {
   return createRepresentation(json, JSON_MEDIA_TYPE, snapshot.publishedAt, snapshot.publishedWeak);
 }
 
@@ -31,29 +33,34 @@ function searchParts(snapshot: Snapshot, query: SearchQuery): { positions: numbe
   return { positions: page.positions, envelope };
 }
 
-function joinReviews(snapshot: Snapshot, positions: readonly number[]): string {
-  return positions.map((p) => snapshot.reviewJson[p]).join(',');
+function searchBody(snapshot: Snapshot, positions: readonly number[], envelope: string): Buffer {
+  const bytes = snapshot.reviewBytes;
+  return joinAnswer(
+    '{"reviews":[',
+    positions.map((p) => bytes.bytes(p)),
+    envelope,
+  );
 }
 
 export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
   const { positions, envelope } = searchParts(snapshot, query);
-  return { json: `{"reviews":[${joinReviews(snapshot, positions)}${envelope}` };
+  return { json: searchBody(snapshot, positions, envelope).toString('utf8') };
 }
 
 /**
  * Each review's digest (SHA-256 of its JSON, base64url) for the answers' ETags, made on first use, per
- * snapshot data: keyed by the reviewJson array, which a snapshot's copies (withDocument) share.
+ * snapshot data: keyed by the review bytes, which a snapshot's copies (withDocument) share.
  */
-const reviewDigests = new WeakMap<readonly string[], (string | undefined)[]>();
+const reviewDigests = new WeakMap<ReviewBytes, (string | undefined)[]>();
 
 function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
-  const json = snapshot.reviewJson;
-  let digests = reviewDigests.get(json);
-  if (!digests) reviewDigests.set(json, (digests = new Array<string | undefined>(json.length)));
+  const bytes = snapshot.reviewBytes;
+  let digests = reviewDigests.get(bytes);
+  if (!digests) reviewDigests.set(bytes, (digests = new Array<string | undefined>(bytes.count)));
   let out = '';
   for (let i = 0; i < positions.length; i++) {
     const pos = positions[i]!;
-    out += (i === 0 ? '' : ',') + (digests[pos] ??= hash('sha256', json[pos]!, 'base64url').slice(0, 22));
+    out += (i === 0 ? '' : ',') + (digests[pos] ??= hash('sha256', bytes.bytes(pos), 'base64url').slice(0, 22));
   }
   return out;
 }
@@ -67,9 +74,14 @@ function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
  */
 export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Representation {
   const { positions, envelope } = searchParts(snapshot, query);
-  const json = `{"reviews":[${joinReviews(snapshot, positions)}${envelope}`;
   const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
-  return createRepresentationWithEtag(json, JSON_MEDIA_TYPE, etag, snapshot.publishedAt, snapshot.publishedWeak);
+  return createRepresentationWithEtag(
+    searchBody(snapshot, positions, envelope),
+    JSON_MEDIA_TYPE,
+    etag,
+    snapshot.publishedAt,
+    snapshot.publishedWeak,
+  );
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */
@@ -88,7 +100,7 @@ export function sinceEnd(snapshot: Snapshot, date: string): number {
 export function findReview(snapshot: Snapshot, id: string): { json: string; updated_at: string } | null {
   const pos = snapshot.positionById.get(id);
   if (pos === undefined) return null;
-  return { json: snapshot.reviewJson[pos]!, updated_at: snapshot.view.reviews[pos]!.updated_at };
+  return { json: snapshot.reviewBytes.json(pos), updated_at: snapshot.view.reviews[pos]!.updated_at };
 }
 
 /** The issue a since request reports for a date that is not a calendar date (REST and MCP alike). */
@@ -104,11 +116,12 @@ export function sinceDateIssue(date: string): Issue {
  * The since answer `{ since, count, total, reviews }`: every published review dated on or after `date`,
  * newest first, at most `limit` of them (MCP's cap; REST asks for all).
  */
-export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { json: string; count: number } {
+export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { body: Buffer; count: number } {
   const total = sinceEnd(snapshot, date);
   const count = Math.min(total, limit ?? total);
-  const reviews = snapshot.reviewJson.slice(0, count).join(',');
-  return { json: `{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[${reviews}]}`, count };
+  // Positions are newest first: the answer's reviews are one contiguous slice of the snapshot's bytes.
+  const head = `{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[`;
+  return { body: joinAnswer(head, [snapshot.reviewBytes.range(0, count)], ']}'), count };
 }
 
 /**
@@ -140,7 +153,7 @@ export function reviewsSince(snapshot: Snapshot, date: string): Representation {
     cache.entries.set(date, hit); // most recently used last
     return hit;
   }
-  const rep = answerRepresentation(snapshot, sinceAnswer(snapshot, date).json);
+  const rep = answerRepresentation(snapshot, sinceAnswer(snapshot, date).body);
   const size = rep.body.length;
   if (size > sinceBudget) return rep;
   for (const [key, old] of cache.entries) {
@@ -161,9 +174,8 @@ export function reviewsSince(snapshot: Snapshot, date: string): Representation {
  */
 export function sincePage(snapshot: Snapshot, date: string, query: SearchQuery, fields?: ReadonlySet<string>): { json: string } {
   const page = snapshot.index.search({ ...query, since: date, sort: 'newest' });
-  const reviews = page.positions
-    .map((p) => (fields ? projectReviewJson(snapshot.reviewJson[p]!, fields) : snapshot.reviewJson[p]))
-    .join(',');
+  const bytes = snapshot.reviewBytes;
+  const reviews = page.positions.map((p) => (fields ? projectReviewJson(bytes.json(p), fields) : bytes.json(p))).join(',');
   const json =
     `{"since":${JSON.stringify(date)},"count":${page.positions.length},"total":${page.total},` +
     `"reviews":[${reviews}],"next_cursor":${JSON.stringify(page.next_cursor)}}`;

@@ -11,14 +11,21 @@ import type { ServiceUrls } from '../domain/urls.js';
 import { createPublicDocFill } from './public-doc-fill.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import { assembleSnapshot, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
+import type { ReviewBytes, ReviewSource } from './review-bytes.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
-/** One published review as the last build saw it: its public form and JSON, and the hash they came from. */
+/**
+ * One published review as the last build saw it: its public form, the hash it came from, and its JSON:
+ * a string until a build has written it into a document, then only its position there (issue 15: the
+ * bytes are held once, in the `/reviews.json` document, and a rebuild copies them from it).
+ */
 interface Entry {
   id: string;
   contentHash: string;
   review: Review;
-  json: string;
+  json: string | null;
+  /** Its position in the last build's review bytes, when `json` is null. */
+  at: number;
   updatedMs: number;
   /** The build that last found it published and unchanged (or read it). */
   seen: number;
@@ -91,6 +98,8 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   const pageSize = options.pageSize ?? 2000;
   const entries = new Map<string, Entry>();
   let order: Entry[] = [];
+  // The reviews' bytes of the last build: where the entries without a string find their JSON.
+  let lastBytes: ReviewBytes | null = null;
   let currentKey: string | null = null;
   let generation = 0;
   const fill = createPublicDocFill(options.store, options.onError ? { onError: options.onError } : {});
@@ -138,6 +147,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
           contentHash: row.contentHash,
           review,
           json,
+          at: -1,
           updatedMs: Date.parse(review.updated_at),
           seen: generation,
         };
@@ -162,6 +172,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
       if (catalog.key !== currentKey) {
         entries.clear();
         order = [];
+        lastBytes = null;
         fresh.length = 0;
         currentKey = catalog.key;
       }
@@ -188,7 +199,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
       await slicer.pause();
 
       const reviews = order.map((e) => e.review);
-      const reviewJson = order.map((e) => e.json);
+      const reviewSources: ReviewSource[] = order.map((e) => e.json ?? lastBytes!.bytes(e.at));
       await slicer.pause();
       let newest = header.businessUpdatedAt;
       let newestMs = newest ? Date.parse(newest) : Number.NEGATIVE_INFINITY;
@@ -205,14 +216,22 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         updatedAt: newest ?? new Date(0).toISOString(),
         urls: options.urls,
       };
-      return assembleSnapshot(
-        { view, reviewJson, version: header.version, changedAt: header.changedAt },
+      const built = await assembleSnapshot(
+        { view, reviewSources, version: header.version, changedAt: header.changedAt },
         options.renderers,
         previous,
         slicer,
         Date.now(),
         options.seeded,
       );
+      // From now on each entry's JSON is read from the new document: the strings can go.
+      const bytes = built.snapshot.reviewBytes;
+      for (let i = 0; i < order.length; i++) {
+        order[i]!.json = null;
+        order[i]!.at = i;
+      }
+      lastBytes = bytes;
+      return built;
     },
     settled: () => fill.settled(),
     close: () => fill.close(),

@@ -8,7 +8,9 @@ import { compareNewest } from '../domain/review-order.js';
 import { isPublished, type Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import { createRepresentation, withDate, type RenderedDocument } from './rendered-document.js';
+import { datasetEnds } from './renderers/dataset.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
+import { writeReviewBytes, type ReviewBytes, type ReviewSource } from './review-bytes.js';
 import { buildSearchIndex, type SearchIndex } from './search-index.js';
 import { createTimeSlicer, UNSLICED, type TimeSlicer } from './time-slice.js';
 
@@ -19,8 +21,8 @@ import { createTimeSlicer, UNSLICED, type TimeSlicer } from './time-slice.js';
 export interface Snapshot {
   version: number;
   view: PublishedView;
-  /** Each published review's JSON, in newest-first position order: responses splice these in. */
-  reviewJson: readonly string[];
+  /** Each published review's JSON, in newest-first position order, held once: responses copy slices of it. */
+  reviewBytes: ReviewBytes;
   positionById: ReadonlyMap<string, number>;
   index: SearchIndex;
   documents: ReadonlyMap<string, RenderedDocument>;
@@ -157,8 +159,8 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
 /** What a snapshot is assembled from: the published view, its reviews' JSON and the change it reflects. */
 export interface SnapshotParts {
   view: PublishedView;
-  /** Each published review's JSON, in the view's order. */
-  reviewJson: readonly string[];
+  /** Each published review's JSON (a string, or bytes of the previous document), in the view's order. */
+  reviewSources: readonly ReviewSource[];
   version: number;
   /** When the change was committed (the store's changed_at): the publication time derives from it. */
   changedAt?: string | null | undefined;
@@ -178,8 +180,8 @@ export function buildSnapshot(
   seeded: ReadonlyMap<string, SeededDocument> = new Map(),
 ): Promise<SnapshotBuild> {
   const view = buildView(state, urls);
-  const reviewJson = view.reviews.map((r) => JSON.stringify(r));
-  const parts = { view, reviewJson, version: state.version, changedAt: state.changedAt };
+  const reviewSources = view.reviews.map((r) => JSON.stringify(r));
+  const parts = { view, reviewSources, version: state.version, changedAt: state.changedAt };
   return assembleSnapshot(parts, renderers, previous, UNSLICED, now, seeded);
 }
 
@@ -196,8 +198,10 @@ export async function assembleSnapshot(
   now = Date.now(),
   seeded: ReadonlyMap<string, SeededDocument> = new Map(),
 ): Promise<SnapshotBuild> {
-  const { view, reviewJson, version } = parts;
+  const { view, version } = parts;
   const publishedAt = publicationTime(parts, view, previous, now);
+  // The reviews' bytes, written once into the /reviews.json document they are served in.
+  const reviewBytes = await writeReviewBytes(parts.reviewSources, ...datasetEnds(view), slicer);
   const documents = new Map<string, RenderedDocument>();
   const values = new Map<string, unknown>();
   const documentVersions = new Map<string, number>();
@@ -205,7 +209,7 @@ export async function assembleSnapshot(
   const missing = new Set<string>();
   for (const r of renderers) {
     if (r.kind === 'fast') {
-      const out = await r.render({ view, reviewJson, slicer });
+      const out = await r.render({ view, reviewBytes, slicer });
       documents.set(r.name, dated(out.body, r.contentType, previous?.documents.get(r.name), publishedAt));
       if (out.value !== undefined) values.set(r.name, out.value);
       documentVersions.set(r.name, version);
@@ -224,7 +228,7 @@ export async function assembleSnapshot(
       documentVersions.set(r.name, SEEDED_VERSION);
     } else missing.add(r.name);
     slow.push(
-      r.render({ view, reviewJson, slicer }).then((out) => ({
+      r.render({ view, reviewBytes, slicer }).then((out) => ({
         name: r.name,
         version,
         document: dated(out.body, r.contentType, carried, publishedAt),
@@ -246,7 +250,7 @@ export async function assembleSnapshot(
   const snapshot: Snapshot = {
     version,
     view,
-    reviewJson,
+    reviewBytes,
     positionById,
     index,
     documents,

@@ -2,7 +2,6 @@ import type { DatasetDocument } from '../../domain/dataset.js';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { PublishedView } from '../../domain/published-view.js';
 import type { FastRenderer } from './document-renderer.js';
-import { joinedBytes } from './json-bytes.js';
 
 export function datasetDocument(view: PublishedView): DatasetDocument {
   const u = view.urls;
@@ -26,7 +25,7 @@ export function datasetDocument(view: PublishedView): DatasetDocument {
 }
 
 /** The dataset document around its reviews: `{...,"reviews":[` and `],...}`. */
-function datasetEnds(view: PublishedView): [string, string] {
+export function datasetEnds(view: PublishedView): [string, string] {
   const { reviews: _reviews, ...rest } = datasetDocument(view);
   const head = JSON.stringify({ business: rest.business, aggregate_rating: rest.aggregate_rating });
   const tail = JSON.stringify({ updated_at: rest.updated_at, links: rest.links });
@@ -42,13 +41,13 @@ export function datasetJson(view: PublishedView, reviewJson: readonly string[]):
   return `${head}${reviewJson.join(',')}${tail}`;
 }
 
-/** `/reviews.json`: every snapshot has it. Encoded in chunks between which a running server answers requests. */
+/**
+ * `/reviews.json`: every snapshot has it. The snapshot writes the reviews' bytes into this document
+ * between `datasetEnds` (snapshot.ts, review-bytes.ts), in chunks between which a server answers requests.
+ */
 export const datasetRenderer: FastRenderer = {
   kind: 'fast',
   name: 'reviews.json',
   contentType: JSON_MEDIA_TYPE,
-  async render({ view, reviewJson, slicer }) {
-    const [head, tail] = datasetEnds(view);
-    return { body: await joinedBytes(reviewJson, head, tail, slicer), lastModified: view.updatedAt };
-  },
+  render: ({ view, reviewBytes }) => ({ body: reviewBytes.document, lastModified: view.updatedAt }),
 };

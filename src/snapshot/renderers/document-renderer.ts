@@ -1,11 +1,12 @@
 import type { PublishedView } from '../../domain/published-view.js';
+import type { ReviewBytes } from '../review-bytes.js';
 import type { TimeSlicer } from '../time-slice.js';
 
 /** What a renderer reads: the published view, and each review's JSON already serialized once. */
 export interface RenderInput {
   view: PublishedView;
-  /** Each published review's JSON, in the view's newest-first order. */
-  reviewJson: readonly string[];
+  /** Each published review's JSON, in the view's newest-first order, inside the `/reviews.json` document. */
+  reviewBytes: ReviewBytes;
   /** Where a renderer of large documents yields to the event loop (issue 11, M2); absent: never. */
   slicer?: TimeSlicer;
 }

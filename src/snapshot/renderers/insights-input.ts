@@ -49,9 +49,12 @@ export async function insightsFingerprint(
 export interface InsightsInput {
   business: Business;
   updatedAt: string;
-  /** Each published review's JSON, newest first (the snapshot's `reviewJson`). */
-  reviewJson: readonly string[];
+  /** The published reviews' JSON joined by commas, newest first (the snapshot's review bytes). */
+  reviews: Uint8Array;
 }
+
+// Bytes hashed between two looks at the slicer: about a millisecond of SHA-256.
+const HASH_CHUNK = 1 << 20;
 
 /**
  * The hash of an insights document's inputs (issue 15): equal hashes mean equal documents, so a fresh
@@ -63,11 +66,10 @@ export interface InsightsInput {
 export async function insightsInputHash(fingerprint: string, input: InsightsInput, slicer?: TimeSlicer): Promise<string> {
   const h = createHash('sha256');
   h.update(`${fingerprint}\n${JSON.stringify(input.business)}\n${input.updatedAt}\n[`);
-  const reviews = input.reviewJson;
-  for (let i = 0; i < reviews.length; i++) {
-    if (i > 0) h.update(',');
-    h.update(reviews[i]!);
-    if ((i & 1023) === 1023 && slicer?.due()) await slicer.pause();
+  const reviews = input.reviews;
+  for (let at = 0; at < reviews.length; at += HASH_CHUNK) {
+    h.update(reviews.subarray(at, at + HASH_CHUNK));
+    if (slicer?.due()) await slicer.pause();
   }
   return h.update(']').digest('hex');
 }

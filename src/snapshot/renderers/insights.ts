@@ -8,7 +8,7 @@ import type { Taxonomy } from '../../insights/taxonomy.js';
 import type { RenderOutput, SlowRenderer } from './document-renderer.js';
 import { insightsFingerprint, insightsInputHash } from './insights-input.js';
 import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
-import { joinedBytes } from './json-bytes.js';
+import { joinAnswer } from '../review-bytes.js';
 
 /** A document already rendered (by an earlier process: the document cache) and the hash of its inputs. */
 export interface KnownDocument {
@@ -180,13 +180,14 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     kind: 'slow',
     name,
     contentType: JSON_MEDIA_TYPE,
-    async render({ view, reviewJson, slicer }) {
+    async render({ view, reviewBytes, slicer }) {
       if (!askedStore) {
         askedStore = true;
         known ??= options.known?.();
       }
       const fp = await (fingerprint ??= insightsFingerprint(options.taxonomies));
-      const inputHash = await insightsInputHash(fp, { business: view.business, updatedAt: view.updatedAt, reviewJson }, slicer);
+      const reviews = reviewBytes.range(0, reviewBytes.count);
+      const inputHash = await insightsInputHash(fp, { business: view.business, updatedAt: view.updatedAt, reviews }, slicer);
       if (known?.inputHash === inputHash) {
         runs.unchanged += 1;
         return output(view, known.body, inputHash);
@@ -197,7 +198,8 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
         id,
         business: view.business,
         updatedAt: view.updatedAt,
-        reviews: await joinedBytes(reviewJson, '[', ']', slicer),
+        // A copy (one memcpy): the worker gets its own buffer, transferred, while the snapshot keeps serving its own.
+        reviews: joinAnswer('[', [reviews], ']'),
         baseUrl: view.urls.base,
         fingerprint: fp,
         persist: options.analyses !== undefined,
