@@ -6,6 +6,7 @@ import * as demoMarker0004 from './0004-demo-marker.js';
 import * as documents0005 from './0005-documents.js';
 import * as publicReviews0006 from './0006-public-reviews.js';
 import * as reviewAnalyses0007 from './0007-review-analyses.js';
+import * as publishedStampsIndex0008 from './0008-published-stamps-index.js';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so the compiled build and the test
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-documents': documents0005,
   '0006-public-reviews': publicReviews0006,
   '0007-review-analyses': reviewAnalyses0007,
+  '0008-published-stamps-index': publishedStampsIndex0008,
 };
 
 export const migrationProvider: MigrationProvider = {
