@@ -9,7 +9,7 @@ import { compareNewest } from '../domain/review-order.js';
 import { isPublished, type Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
-import { assembleSnapshot, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
+import { assembleSnapshot, type RenderedDocuments, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
 /** One published review as the last build saw it: its public form and JSON, and the hash they came from. */
@@ -36,8 +36,11 @@ export interface SnapshotBuilderOptions {
 }
 
 export interface SnapshotBuilder {
-  /** Reads what changed since the last build and assembles the next snapshot, yielding between slices. */
-  build(previous: Snapshot | null): Promise<SnapshotBuild>;
+  /**
+   * Reads what changed since the last build and assembles the next snapshot, yielding between slices.
+   * `onDocuments` is told its documents once rendered, before the indexes (issue 15, fan-out).
+   */
+  build(previous: Snapshot | null, onDocuments?: (rendered: RenderedDocuments) => void): Promise<SnapshotBuild>;
 }
 
 /** `newest` (contract §4) over entries, with updated_at parsed once per review, not per comparison. */
@@ -141,7 +144,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   }
 
   return {
-    async build(previous) {
+    async build(previous, onDocuments) {
       const slicer = createTimeSlicer(options.sliceMs);
       const { header, fresh } = await sync(slicer);
       const current = (e: Entry) => e.seen === generation && entries.get(e.id) === e;
@@ -171,14 +174,11 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         updatedAt: newest ?? new Date(0).toISOString(),
         urls: options.urls,
       };
-      return assembleSnapshot(
-        { view, reviewJson, version: header.version, changedAt: header.changedAt },
-        options.renderers,
-        previous,
+      return assembleSnapshot({ view, reviewJson, version: header.version, changedAt: header.changedAt }, options.renderers, previous, {
         slicer,
-        Date.now(),
-        options.seeded,
-      );
+        seeded: options.seeded,
+        onDocuments,
+      });
     },
   };
 }
