@@ -8,7 +8,7 @@ import type { CallbackClient, CallbackResponse } from './callback-client.js';
 import { createHubWorker, type HubWorker } from './hub-worker.js';
 import { createHubWatch } from '../../test/support/hub-settle.js';
 import { createManualTime } from '../../test/support/manual-time.js';
-import { createTopicContentSource } from './topic-content.js';
+import { createTopicContentSource, type TopicContentSource } from './topic-content.js';
 import { createTopicSet } from './topic-url.js';
 import { createServiceUrls } from '../domain/urls.js';
 
@@ -64,9 +64,10 @@ const workers: HubWorker[] = [];
 /** Until the worker has nothing left to do, driven only through wake() (the snapshot-change path). */
 const settle = (w: HubWorker) => watch.settle(() => w.wake());
 
-function worker(client: CallbackClient, id = 'w1') {
+/** A worker over its own content source (its process's snapshots: the shared `current` unless given). */
+function worker(client: CallbackClient, id = 'w1', snapshots = { current: () => current }): HubWorker & { content: TopicContentSource } {
   const watched = watch.store(store);
-  const content = createTopicContentSource({ store: watched, topics, snapshots: { current: () => current }, clock: time.clock });
+  const content = createTopicContentSource({ store: watched, topics, snapshots, clock: time.clock });
   const w = createHubWorker({
     store: watched,
     client: watch.client(client),
@@ -81,7 +82,7 @@ function worker(client: CallbackClient, id = 'w1') {
     retryDelaysSeconds: [60, 600],
   });
   workers.push(w);
-  return w;
+  return Object.assign(w, { content });
 }
 
 async function subscribe(w: HubWorker, callback: string, topic = urls.feedXml, leaseSeconds = 3600, secret: string | null = null) {
@@ -259,5 +260,36 @@ describe('hub worker', () => {
     const w2 = worker(other.client, 'heir');
     await settle(w2);
     expect(other.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+  });
+
+  it('delivers a build’s announced topic bytes before its snapshot is published, and not again once it is (issue 15)', async () => {
+    const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w = worker(client);
+    await settle(w);
+    await subscribe(w, 'https://a.example/cb');
+    // The build of version 2 has rendered its documents; its index work is still running.
+    const building = snapshotWith(2, 'v2');
+    w.content.announce(building);
+    await settle(w);
+    expect(current.version).toBe(1);
+    expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+    expect((await store.topic(urls.feedXml))?.sourceVersion).toBe(2);
+    // Its publication: the same representations, already recorded and delivered.
+    current = building;
+    await settle(w);
+    expect(posts('https://a.example/cb')).toHaveLength(1);
+  });
+
+  it('serves the newest of the announced documents and the current snapshot; an older announcement is ignored', () => {
+    const { client } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w = worker(client);
+    w.content.announce(snapshotWith(3, 'v3'));
+    w.content.announce(snapshotWith(2, 'v2'));
+    expect(w.content.version()).toBe(3);
+    expect(w.content.content(urls.feedXml)?.body.toString()).toBe('<feed>v3</feed>');
+    current = snapshotWith(4, 'v4');
+    expect(w.content.content(urls.feedXml)?.body.toString()).toBe('<feed>v4</feed>');
+    w.content.announce(snapshotWith(3, 'v3'));
+    expect(w.content.version()).toBe(4);
   });
 });
