@@ -292,4 +292,33 @@ describe('hub worker', () => {
     w.content.announce(snapshotWith(3, 'v3'));
     expect(w.content.version()).toBe(4);
   });
+
+  it('a replica without the newest content hands a delivery back at once and claims none until it has it (issue 15)', async () => {
+    const behind = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const slow = worker(behind.client, 'still-building');
+    await settle(slow);
+    await subscribe(slow, 'https://a.example/cb');
+    // Another replica built version 2 first and recorded it: the outbox now holds the delivery.
+    const v2 = snapshotWith(2, 'v2');
+    await store.recordTopic(
+      { topic: urls.feedXml, contentHash: v2.documents.get('feed.xml')!.contentHash, sourceVersion: 2 },
+      time.clock.now(),
+    );
+    await settle(slow);
+    expect(behind.posts('https://a.example/cb')).toHaveLength(0);
+    // Handed back due now, not after a poll interval, and left alone (settle would never end otherwise).
+    const [pendingSub] = await store.listSubscriptions();
+    expect(pendingSub!.deliveryDueAt).not.toBeNull();
+    expect(pendingSub!.deliveryDueAt!).toBeLessThanOrEqual(time.clock.now());
+    // The replica that has version 2 takes it at once, with no time passing.
+    const ahead = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const done = worker(ahead.client, 'done-building', { current: () => v2 });
+    await settle(done);
+    expect(ahead.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+    // Once its own build announces newer content, the first replica claims deliveries again.
+    const v3 = snapshotWith(3, 'v3');
+    slow.content.announce(v3);
+    await settle(slow);
+    expect(behind.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v3</feed>']);
+  });
 });
