@@ -14,6 +14,7 @@ import { createDocumentRenderers } from './snapshot/renderers/index.js';
 import { createSnapshotBuilder } from './snapshot/snapshot-builder.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
+import { createAnalysisCacheStore } from './storage/analysis-cache-store.js';
 import { createDocumentCacheStore } from './storage/document-cache-store.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createReviewStore } from './storage/review-store.js';
@@ -65,7 +66,14 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
     const taxonomies = await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE);
     // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
-    const renderers = createDocumentRenderers({ taxonomies, worker: true, known: (name) => documents.known(name) });
+    // Its worker starts only for changed inputs and ends when idle; analyses are kept in the database.
+    const renderers = createDocumentRenderers({
+      taxonomies,
+      worker: true,
+      known: (name) => documents.known(name),
+      analyses: createAnalysisCacheStore(database.db),
+      onCacheError: (err) => logger.warn({ err }, 'could not read or store review analyses; they are computed again'),
+    });
     const documents = await openDocumentCache(
       createDocumentCacheStore(database.db),
       renderers.list.filter((r) => r.kind === 'slow'),

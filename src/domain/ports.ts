@@ -97,3 +97,22 @@ export interface DocumentCacheStore {
   /** Replaces the stored document of that name. May fail (a busy SQLite file): callers log and go on. */
   write(document: StoredDocument): Promise<void>;
 }
+
+/** A review's stored analysis: its key (what it was computed from) and the analysis as text. */
+export interface StoredAnalysis {
+  key: string;
+  body: string;
+}
+
+/**
+ * Per-review insights analyses kept across restarts (issue 15): the insights worker exits when idle, and
+ * the next one reads back what is still valid instead of analysing every review again. Keys cover the
+ * review's text and the engine's fingerprint; `engine` is that fingerprint, so a new engine's writes
+ * drop the old engine's rows. A cache: losing it costs one full analysis.
+ */
+export interface AnalysisCacheStore {
+  /** The stored analyses of these keys (missing keys are left out). */
+  read(keys: readonly string[]): Promise<StoredAnalysis[]>;
+  /** Stores analyses computed by `engine`, and removes rows any other engine wrote. */
+  write(engine: string, analyses: readonly StoredAnalysis[]): Promise<void>;
+}

@@ -25,7 +25,7 @@ describe('incremental recompute (issue 5: a change at 10k reviews reflected with
     const engine = createInsightsEngine();
     const reviews = manyReviews(10_000);
     const first = engine.compute(fixtureView(reviews));
-    expect(engine.lastRun()).toEqual({ analyzed: 10_000, reused: 0 });
+    expect(engine.lastRun()).toEqual({ analyzed: 10_000, reused: 0, restored: 0 });
 
     const target = reviews[1234];
     if (!target) throw new Error('fixture too small');
@@ -36,7 +36,7 @@ describe('incremental recompute (issue 5: a change at 10k reviews reflected with
     const next = engine.compute(fixtureView(edited));
     const elapsed = performance.now() - started;
 
-    expect(engine.lastRun()).toEqual({ analyzed: 1, reused: 9_999 });
+    expect(engine.lastRun()).toEqual({ analyzed: 1, reused: 9_999, restored: 0 });
     expect(elapsed).toBeLessThan(1000);
     const clean = (d: typeof first) => d.aspects.find((a) => a.id === 'cleanliness')?.positive ?? 0;
     expect(clean(next)).toBe(clean(first) + (target.text.includes('cleaned up') ? 0 : 1));

@@ -18,10 +18,22 @@ import type { Taxonomy } from './taxonomy.js';
 export const ENGINE_NAME = 'review-data-insights';
 export const ENGINE_VERSION = '2.0.0';
 
+/** Analyses kept outside the engine (issue 15: persisted per review), offered to one compute. */
+export interface ComputeOptions {
+  /** Analyses of reviews the engine has not cached, by review id (read back from a store). */
+  restored?: ReadonlyMap<string, ReviewAnalysis>;
+  /** Called with each review analysed afresh by this compute, to be stored. */
+  onAnalyzed?(review: Review, analysis: ReviewAnalysis): void;
+}
+
 export interface InsightsEngine {
-  compute(view: PublishedView): InsightsDocument;
-  /** How the last compute went: reviews analysed afresh, and analyses reused from the cache. */
-  lastRun(): { analyzed: number; reused: number };
+  compute(view: PublishedView, options?: ComputeOptions): InsightsDocument;
+  /** The published reviews whose analysis is not in the engine's own cache: what a compute would analyse. */
+  uncached(view: Pick<PublishedView, 'business' | 'reviews'>): Review[];
+  /** The taxonomy a view is analysed with (part of a stored analysis's key). */
+  taxonomyOf(view: Pick<PublishedView, 'business'>): string;
+  /** How the last compute went: reviews analysed afresh, analyses reused from the cache or restored. */
+  lastRun(): { analyzed: number; reused: number; restored: number };
 }
 
 export interface InsightsEngineOptions {
@@ -63,7 +75,13 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
   };
   const compiled = new Map<string, CompiledTaxonomy>();
   const cache = new Map<string, CacheEntry>();
-  let run = { analyzed: 0, reused: 0 };
+  let run = { analyzed: 0, reused: 0, restored: 0 };
+  const keyOf = (review: Review, c: CompiledTaxonomy) => `${c.taxonomy.id}\u0000${review.updated_at}`;
+  // The text is compared too: an import that changed it without moving updated_at must not serve stale text.
+  const cached = (review: Review, c: CompiledTaxonomy): ReviewAnalysis | undefined => {
+    const hit = cache.get(review.id);
+    return hit && hit.key === keyOf(review, c) && hit.text === review.text ? hit.analysis : undefined;
+  };
 
   function compiledFor(id: string): CompiledTaxonomy {
     let c = compiled.get(id);
@@ -76,26 +94,36 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
     return c;
   }
 
-  function analysisOf(review: Review, c: CompiledTaxonomy): ReviewAnalysis {
-    const key = `${c.taxonomy.id}\u0000${review.updated_at}`;
-    const hit = cache.get(review.id);
-    // The text is compared too: an import that changed it without moving updated_at must not serve stale text.
-    if (hit && hit.key === key && hit.text === review.text) {
+  function analysisOf(review: Review, c: CompiledTaxonomy, options: ComputeOptions): ReviewAnalysis {
+    const hit = cached(review, c);
+    if (hit) {
       run.reused += 1;
-      return hit.analysis;
+      return hit;
     }
-    run.analyzed += 1;
-    const analysis = analyzeReview(review, c);
-    cache.set(review.id, { key, text: review.text, analysis });
+    let analysis = options.restored?.get(review.id);
+    if (analysis) run.restored += 1;
+    else {
+      run.analyzed += 1;
+      analysis = analyzeReview(review, c);
+      options.onAnalyzed?.(review, analysis);
+    }
+    cache.set(review.id, { key: keyOf(review, c), text: review.text, analysis });
     return analysis;
   }
 
+  const taxonomyOf = (view: Pick<PublishedView, 'business'>) => view.business.taxonomy ?? DEFAULT_TAXONOMY_ID;
+
   return {
     lastRun: () => ({ ...run }),
-    compute(view) {
-      run = { analyzed: 0, reused: 0 };
-      const c = compiledFor(view.business.taxonomy ?? DEFAULT_TAXONOMY_ID);
-      const items = view.reviews.map((review) => ({ review, analysis: analysisOf(review, c) }));
+    taxonomyOf,
+    uncached(view) {
+      const c = compiledFor(taxonomyOf(view));
+      return view.reviews.filter((r) => !cached(r, c));
+    },
+    compute(view, options = {}) {
+      run = { analyzed: 0, reused: 0, restored: 0 };
+      const c = compiledFor(taxonomyOf(view));
+      const items = view.reviews.map((review) => ({ review, analysis: analysisOf(review, c, options) }));
       // Forget reviews that left the published set (unpublished or deleted): nothing of theirs may remain.
       if (cache.size > items.length) {
         const live = new Set(view.reviews.map((r) => r.id));

@@ -39,6 +39,7 @@ export interface Database {
   websub_topics: WebSubTopicsTable;
   websub_deliveries: WebSubDeliveriesTable;
   documents: DocumentsTable;
+  review_analyses: ReviewAnalysesTable;
 }
 
 /** WebSub hub state (migration 0002): timestamps as ISO text, compared as text (same width, UTC). */
@@ -96,4 +97,13 @@ export interface DocumentsTable {
   /** 1 when that date was weak (another content of the resource was published in the same second). */
   weak_date: Generated<number>;
   rendered_at: string;
+}
+
+/** Per-review insights analyses kept across restarts (migration 0007, issue 15): a cache, safe to empty. */
+export interface ReviewAnalysesTable {
+  /** analysisKey(): the review's text under the engine's fingerprint and taxonomy. */
+  key: string;
+  /** The engine fingerprint that wrote the row: rows of another one are dropped on the next write. */
+  engine: string;
+  body: string;
 }

@@ -1,4 +1,5 @@
 import { describePostgres } from '../support/postgres-suite.js';
+import { describeAnalysisCacheStoreContract } from './analysis-cache-store.contract.js';
 import { describeDocumentCacheStoreContract } from './document-cache-store.contract.js';
 import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
@@ -14,4 +15,5 @@ await describePostgres('PostgreSQL stores', ({ freshDatabase }) => {
   describeWebSubStoreContract('PostgreSQL', fresh);
   describeMcpSessionStoreContract('PostgreSQL', fresh);
   describeDocumentCacheStoreContract('PostgreSQL', fresh);
+  describeAnalysisCacheStoreContract('PostgreSQL', fresh);
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { describeAnalysisCacheStoreContract } from './analysis-cache-store.contract.js';
 import { describeDocumentCacheStoreContract } from './document-cache-store.contract.js';
 import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
@@ -19,3 +20,4 @@ describeReviewStoreContract('SQLite', freshSqlite);
 describeWebSubStoreContract('SQLite', freshSqlite);
 describeMcpSessionStoreContract('SQLite', freshSqlite);
 describeDocumentCacheStoreContract('SQLite', freshSqlite);
+describeAnalysisCacheStoreContract('SQLite', freshSqlite);

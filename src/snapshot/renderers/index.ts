@@ -1,4 +1,5 @@
 import type { Taxonomy } from '../../insights/taxonomy.js';
+import type { AnalysisCacheStore } from '../../domain/ports.js';
 import { datasetRenderer } from './dataset.js';
 import type { DocumentRenderer } from './document-renderer.js';
 import { atomRenderer, jsonFeedRenderer } from './feeds.js';
@@ -17,12 +18,15 @@ export interface RenderersOptions {
   worker: boolean;
   /** A stored rendering by document name (the document cache, issue 15): equal inputs skip the work. */
   known?: (name: string) => KnownDocument | undefined;
+  /** Insights: per-review analyses kept across workers and restarts, and what to do when that store fails. */
+  analyses?: AnalysisCacheStore;
+  onCacheError?(error: unknown): void;
 }
 
 /** The one home of rendering: the documents every snapshot publishes. */
 export function createDocumentRenderers(options: RenderersOptions = { taxonomies: [], worker: false }): Renderers {
-  // One engine per process (in a worker thread for the server): it caches each review's analysis,
-  // so a rebuild only analyses what changed.
+  // One engine per process (in a worker thread for the server, ended when idle): it caches each
+  // review's analysis, and with a store keeps them across workers, so a rebuild analyses what changed.
   const { known, ...rest } = options;
   const insights = createInsightsRenderer({ ...rest, ...(known ? { known: () => known('insights.json') } : {}) });
   return {

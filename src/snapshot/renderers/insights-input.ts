@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { SHIPPED_MODELS_DIR } from '../../absa-models.js';
 import type { Business } from '../../domain/business.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
+import type { TimeSlicer } from '../time-slice.js';
 
 /** The engine's own code: `src/insights/` from sources, `dist/insights/` from the build. */
 const ENGINE_DIR = new URL('../../insights/', import.meta.url);
@@ -17,25 +19,26 @@ function engineFiles(dir: URL): string[] {
  * holds ENGINE_VERSION and every rule), the taxonomies and the shipped model files' bytes (`method.version`
  * names only the model's version; a retrained model under the same version must still recompute). A new
  * build that changes any of them recomputes once; the NLP libraries in node_modules are not included.
- * Read in the worker: about 4 MB read and hashed once per process, off the main thread.
+ * About 4 MB, read asynchronously and hashed once per process on the main thread, which decides whether
+ * the worker is needed at all (issue 15).
  */
-export function insightsFingerprint(
+export async function insightsFingerprint(
   taxonomies: readonly Taxonomy[],
   engineDir: URL = ENGINE_DIR,
   modelsDir: URL = SHIPPED_MODELS_DIR,
-): string {
+): Promise<string> {
   const h = createHash('sha256');
   h.update(`taxonomies\n${JSON.stringify(taxonomies)}\n`);
   for (const f of engineFiles(engineDir))
     h.update(`code ${f}\n`)
-      .update(readFileSync(new URL(f, engineDir)))
+      .update(await readFile(new URL(f, engineDir)))
       .update('\n');
   if (existsSync(modelsDir)) {
     for (const f of readdirSync(modelsDir)
       .filter((n) => n.endsWith('-absa.json'))
       .sort()) {
       h.update(`model ${f}\n`)
-        .update(readFileSync(new URL(f, modelsDir)))
+        .update(await readFile(new URL(f, modelsDir)))
         .update('\n');
     }
   }
@@ -46,18 +49,34 @@ export function insightsFingerprint(
 export interface InsightsInput {
   business: Business;
   updatedAt: string;
-  /** The published reviews as a JSON array, UTF-8, newest first. */
-  reviews: Uint8Array;
+  /** Each published review's JSON, newest first (the snapshot's `reviewJson`). */
+  reviewJson: readonly string[];
 }
 
 /**
  * The hash of an insights document's inputs (issue 15): equal hashes mean equal documents, so a fresh
- * process that finds the stored document under this hash serves it without computing. `updatedAt` is the
- * document's `generated_at`; the reviews come last, as one JSON array, so the parts cannot run together.
+ * process that finds the stored document under this hash serves it without computing, or even starting
+ * the worker. `updatedAt` is the document's `generated_at`; the reviews come last, hashed as one JSON
+ * array (the bytes the worker is sent), so the parts cannot run together. About 10 ms at 10k reviews,
+ * in slices when a slicer is given.
  */
-export function insightsInputHash(fingerprint: string, input: InsightsInput): string {
+export async function insightsInputHash(fingerprint: string, input: InsightsInput, slicer?: TimeSlicer): Promise<string> {
   const h = createHash('sha256');
-  h.update(`${fingerprint}\n${JSON.stringify(input.business)}\n${input.updatedAt}\n`);
-  h.update(input.reviews);
-  return h.digest('hex');
+  h.update(`${fingerprint}\n${JSON.stringify(input.business)}\n${input.updatedAt}\n[`);
+  const reviews = input.reviewJson;
+  for (let i = 0; i < reviews.length; i++) {
+    if (i > 0) h.update(',');
+    h.update(reviews[i]!);
+    if ((i & 1023) === 1023 && slicer?.due()) await slicer.pause();
+  }
+  return h.update(']').digest('hex');
+}
+
+/**
+ * The key a review's analysis is stored under (issue 15: persisted per-review analyses). An analysis
+ * reads only the review's text and the compiled taxonomy (analysis/review-analysis.ts), and the
+ * fingerprint covers the engine, the models and the taxonomies: equal keys mean equal analyses.
+ */
+export function analysisKey(fingerprint: string, taxonomyId: string, text: string): string {
+  return createHash('sha256').update(`${fingerprint}\n${taxonomyId}\n`).update(text).digest('base64url');
 }

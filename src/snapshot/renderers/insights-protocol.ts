@@ -1,23 +1,46 @@
 import type { Business } from '../../domain/business.js';
+import type { StoredAnalysis } from '../../domain/ports.js';
 
 /**
  * Messages between the server and its insights worker (structured-clone safe: no functions). The
  * reviews travel as one buffer of JSON, encoded in time slices from what the snapshot already holds and
  * transferred, not copied: cloning the view's object graph (or even an array of 50k strings) on the main
  * thread stopped requests for hundreds of milliseconds (issues 11 M2 and 15, docs/benchmarks.md).
+ * Whether the worker is needed at all is decided on the main thread (the input hash); the worker asks
+ * the main thread, which holds the database, for the stored analyses of the reviews it has not cached.
  */
 export interface InsightsRequest {
+  type: 'render';
   id: number;
   business: Business;
   updatedAt: string;
   /** The published reviews as a JSON array, UTF-8, newest first (the snapshot's `reviewJson`, joined). */
   reviews: Uint8Array;
   baseUrl: string;
-  /** The input hash of the document the server already holds: equal inputs are answered `unchanged`. */
-  knownHash: string | null;
+  /** The engine's fingerprint (insights-input.ts): part of every stored analysis's key. */
+  fingerprint: string;
+  /** Analyses are kept in a store: ask for them before analysing, and return the fresh ones. */
+  persist: boolean;
+}
+
+/** The main thread's answer to a lookup: the stored analyses it found. */
+export interface AnalysesFound {
+  type: 'analyses';
+  id: number;
+  found: StoredAnalysis[];
+}
+
+export type ToWorker = InsightsRequest | AnalysesFound;
+
+/** The worker asks for the stored analyses of these keys before analysing request `id`. */
+export interface AnalysesLookup {
+  type: 'lookup';
+  id: number;
+  keys: string[];
 }
 
 export type InsightsReply =
-  | { id: number; ok: true; inputHash: string; body: string }
-  | { id: number; ok: true; inputHash: string; unchanged: true }
-  | { id: number; ok: false; error: string };
+  | { type: 'done'; id: number; ok: true; body: string; analyses: StoredAnalysis[]; analyzed: number; restored: number }
+  | { type: 'done'; id: number; ok: false; error: string };
+
+export type FromWorker = AnalysesLookup | InsightsReply;

@@ -1,22 +1,30 @@
 /**
  * Worker-thread entry: runs the insights engine off the main thread, so a full analysis (seconds at
- * 10k reviews) never delays a request. The engine and its review cache live here for the life of the
- * process; each message is one published view, each reply its insights document, or `unchanged` when
- * its inputs hash to the document the server already holds (issue 15: then the engine, its NLP
- * libraries and models are not even loaded).
+ * 10k reviews) never delays a request. The main thread starts it only when the inputs changed (their
+ * hash is computed there) and ends it when it has been idle a while (issue 15: its NLP libraries and
+ * model are most of the process's memory). Analyses it has not cached are asked for from the store
+ * through the main thread first, and the ones it computes are sent back to be stored, so a new worker
+ * redoes only what changed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { computeAggregate } from '../../domain/aggregate.js';
+import type { StoredAnalysis } from '../../domain/ports.js';
 import type { Review } from '../../domain/review.js';
 import { createServiceUrls } from '../../domain/urls.js';
+import type { ReviewAnalysis } from '../../insights/analysis/review-analysis.js';
+import { parseAnalysis, serializeAnalysis } from '../../insights/analysis/stored-analysis.js';
 import type { InsightsEngine } from '../../insights/engine.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
-import { insightsFingerprint, insightsInputHash } from './insights-input.js';
-import type { InsightsReply, InsightsRequest } from './insights-protocol.js';
+import { analysisKey } from './insights-input.js';
+import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
 
 const { taxonomies } = workerData as { taxonomies: Taxonomy[] };
-let fingerprint: string | null = null;
 let engine: Promise<InsightsEngine> | null = null;
+const lookups = new Map<number, (found: StoredAnalysis[]) => void>();
+
+function send(message: FromWorker): void {
+  parentPort?.postMessage(message);
+}
 
 function loadEngine(): Promise<InsightsEngine> {
   const loading = Promise.all([import('../../insights/engine.js'), import('../../absa-models.js')]).then(([m, models]) =>
@@ -27,23 +35,63 @@ function loadEngine(): Promise<InsightsEngine> {
   return loading;
 }
 
+/** The stored analyses of `reviews`, by review id, from the main thread. */
+async function restore(id: number, reviews: Review[], keyOf: (r: Review) => string): Promise<Map<string, ReviewAnalysis>> {
+  const found = await new Promise<StoredAnalysis[]>((resolve) => {
+    lookups.set(id, resolve);
+    send({ type: 'lookup', id, keys: [...new Set(reviews.map(keyOf))] });
+  });
+  const byKey = new Map(found.map((f) => [f.key, f.body]));
+  const restored = new Map<string, ReviewAnalysis>();
+  for (const r of reviews) {
+    const body = byKey.get(keyOf(r));
+    if (body !== undefined) restored.set(r.id, parseAnalysis(body));
+  }
+  return restored;
+}
+
 async function answer(msg: InsightsRequest): Promise<InsightsReply> {
   try {
-    const inputHash = insightsInputHash((fingerprint ??= insightsFingerprint(taxonomies)), msg);
-    if (inputHash === msg.knownHash) return { id: msg.id, ok: true, inputHash, unchanged: true };
     const e = await (engine ??= loadEngine());
     const reviews = JSON.parse(
       Buffer.from(msg.reviews.buffer, msg.reviews.byteOffset, msg.reviews.byteLength).toString('utf8'),
     ) as Review[];
     const view = { business: msg.business, reviews, aggregate: computeAggregate(reviews), updatedAt: msg.updatedAt };
-    return { id: msg.id, ok: true, inputHash, body: JSON.stringify(e.compute({ ...view, urls: createServiceUrls(msg.baseUrl) })) };
+    const taxonomy = e.taxonomyOf(view);
+    const keyOf = (r: Review) => analysisKey(msg.fingerprint, taxonomy, r.text);
+    const uncached = msg.persist ? e.uncached(view) : [];
+    const restored = uncached.length > 0 ? await restore(msg.id, uncached, keyOf) : undefined;
+    const fresh = new Map<string, string>();
+    const doc = e.compute(
+      { ...view, urls: createServiceUrls(msg.baseUrl) },
+      {
+        ...(restored ? { restored } : {}),
+        ...(msg.persist ? { onAnalyzed: (r: Review, a: ReviewAnalysis) => fresh.set(keyOf(r), serializeAnalysis(a)) } : {}),
+      },
+    );
+    const run = e.lastRun();
+    return {
+      type: 'done',
+      id: msg.id,
+      ok: true,
+      body: JSON.stringify(doc),
+      analyses: [...fresh].map(([key, body]) => ({ key, body })),
+      analyzed: run.analyzed,
+      restored: run.restored,
+    };
   } catch (e) {
-    return { id: msg.id, ok: false, error: (e as Error).stack ?? String(e) };
+    return { type: 'done', id: msg.id, ok: false, error: (e as Error).stack ?? String(e) };
   }
 }
 
-// One message at a time, in order: the server matches replies by id, and the engine's cache is not reentrant.
+// One view at a time, in order: the server matches replies by id, and the engine's cache is not
+// reentrant. Lookup answers bypass the queue: the view being answered is waiting for them.
 let queue = Promise.resolve();
-parentPort?.on('message', (msg: InsightsRequest) => {
-  queue = queue.then(() => answer(msg)).then((reply) => parentPort?.postMessage(reply));
+parentPort?.on('message', (msg: ToWorker) => {
+  if (msg.type === 'analyses') {
+    lookups.get(msg.id)?.(msg.found);
+    lookups.delete(msg.id);
+    return;
+  }
+  queue = queue.then(() => answer(msg)).then(send);
 });

@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { AnalysisCacheStore } from '../../domain/ports.js';
 import { BusinessSchema } from '../../domain/business.js';
 import { createServiceUrls } from '../../domain/urls.js';
 import { createRepresentation } from '../rendered-document.js';
@@ -64,7 +65,7 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
     const a = await renderSnapshot(state, urls, [first]);
     const { snapshot, slow } = await buildSnapshot(state, urls, [first], a);
     const [stored] = await Promise.all(slow);
-    expect(first.runs()).toEqual({ computed: 1, unchanged: 1 });
+    expect(first.runs()).toMatchObject({ computed: 1, unchanged: 1, workers: 1 });
     expect(stored?.inputHash).toMatch(/^[0-9a-f]{64}$/);
     expect(withDocument(snapshot, stored!).documents.get('insights.json')?.etag).toBe(a.documents.get('insights.json')?.etag);
 
@@ -72,13 +73,14 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
     const body = a.documents.get('insights.json')!.body.toString();
     const second = open(() => ({ inputHash: stored!.inputHash!, body }));
     const b = await renderSnapshot({ ...state, version: 7 }, urls, [second]);
-    expect(second.runs()).toEqual({ computed: 0, unchanged: 1 });
+    // Equal inputs are decided on the main thread: no worker is started at all.
+    expect(second.runs()).toMatchObject({ computed: 0, unchanged: 1, workers: 0 });
     expect(b.documents.get('insights.json')?.body.toString()).toBe(body);
     expect(b.values.get('insights.json')).toEqual(JSON.parse(body));
 
     const changed = { ...state, version: 8, reviews: [...state.reviews, review('c', 4, 'Ann fixed the leak fast.')] };
     const c = await renderSnapshot(changed, urls, [second]);
-    expect(second.runs()).toEqual({ computed: 1, unchanged: 1 });
+    expect(second.runs()).toMatchObject({ computed: 1, unchanged: 1, workers: 1 });
     expect((c.values.get('insights.json') as { review_count: number }).review_count).toBe(3);
     // Two workers load the engine and models: minutes on a loaded two-core machine.
   }, 180_000);
@@ -86,8 +88,60 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
   it('a stored document of other inputs (another hash) is recomputed', async () => {
     const r = open(() => ({ inputHash: '0'.repeat(64), body: '{"stale":true}' }));
     const out = await renderSnapshot(state, urls, [r]);
-    expect(r.runs()).toEqual({ computed: 1, unchanged: 0 });
+    expect(r.runs()).toMatchObject({ computed: 1, unchanged: 0 });
     expect(out.documents.get('insights.json')?.body.toString()).not.toContain('stale');
+  }, 120_000);
+});
+
+describe('insights renderer: a worker that exits when idle (issue 15)', () => {
+  /** The analysis cache port over a map, counting what is read and written. */
+  const memoryStore = () => {
+    const rows = new Map<string, { engine: string; body: string }>();
+    const counts = { read: 0, written: 0 };
+    const store: AnalysisCacheStore = {
+      read: (keys) => {
+        const found = keys.flatMap((key) => (rows.has(key) ? [{ key, body: rows.get(key)!.body }] : []));
+        counts.read += found.length;
+        return Promise.resolve(found);
+      },
+      write: (engine, analyses) => {
+        for (const [key, row] of rows) if (row.engine !== engine) rows.delete(key);
+        for (const a of analyses) rows.set(a.key, { engine, body: a.body });
+        counts.written += analyses.length;
+        return Promise.resolve();
+      },
+    };
+    return { store, rows, counts };
+  };
+  const renderers: ReturnType<typeof createInsightsRenderer>[] = [];
+  afterAll(() => Promise.all(renderers.map((r) => r.close())));
+
+  it('a new worker reads the stored analyses back and analyses only the changed reviews, with the same document', async () => {
+    const { store, rows, counts } = memoryStore();
+    const r = createInsightsRenderer({ taxonomies: [], worker: true, analyses: store, workerIdleMs: 20 });
+    renderers.push(r);
+    await renderSnapshot(state, urls, [r]);
+    expect(r.runs()).toMatchObject({ computed: 1, workers: 1, analyzed: 2, restored: 0 });
+    await vi.waitFor(() => expect(rows.size).toBe(2));
+
+    // Idle past workerIdleMs: the worker is gone, and changed inputs start another one.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const changed = { ...state, version: 2, reviews: [...state.reviews, review('c', 4, 'Ann fixed the leak fast.')] };
+    const out = await renderSnapshot(changed, urls, [r]);
+    expect(r.runs()).toMatchObject({ computed: 2, workers: 2, analyzed: 3, restored: 2 });
+    expect(counts.read).toBe(2);
+    await vi.waitFor(() => expect(rows.size).toBe(3));
+
+    const inline = await renderSnapshot(changed, urls, [createInsightsRenderer({ taxonomies: [], worker: false })]);
+    expect(out.documents.get('insights.json')?.body.toString()).toBe(inline.documents.get('insights.json')?.body.toString());
+  }, 180_000);
+
+  it('a worker with work to do stays: renderings in a row share one worker', async () => {
+    const r = createInsightsRenderer({ taxonomies: [], worker: true, workerIdleMs: 60_000 });
+    renderers.push(r);
+    await renderSnapshot(state, urls, [r]);
+    await renderSnapshot({ ...state, version: 2, reviews: state.reviews.slice(0, 1) }, urls, [r]);
+    expect(r.runs()).toMatchObject({ computed: 2, workers: 1, analyzed: 2 });
   }, 120_000);
 });
 

@@ -2,10 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { PublishedView } from '../../domain/published-view.js';
+import type { AnalysisCacheStore } from '../../domain/ports.js';
 import type { InsightsEngine } from '../../insights/engine.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
 import type { RenderOutput, SlowRenderer } from './document-renderer.js';
-import type { InsightsReply, InsightsRequest } from './insights-protocol.js';
+import { insightsFingerprint, insightsInputHash } from './insights-input.js';
+import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
 import { joinedBytes } from './json-bytes.js';
 
 /** A document already rendered (by an earlier process: the document cache) and the hash of its inputs. */
@@ -20,16 +22,36 @@ export interface InsightsRendererOptions {
   worker: boolean;
   /**
    * The stored document, asked for at the first rendering (worker only): when the inputs hash to it, the
-   * worker answers without computing (issue 15). Later renderings compare with the last one.
+   * worker is not even started (issue 15). Later renderings compare with the last one.
    */
   known?: () => KnownDocument | undefined;
+  /** Where per-review analyses are kept across workers and restarts (worker only; issue 15). */
+  analyses?: AnalysisCacheStore;
+  /** How long the worker stays after its last answer before it exits and gives its memory back. */
+  workerIdleMs?: number;
+  /** A failure that costs only speed (reading or writing stored analyses): logged, never fatal. */
+  onCacheError?(error: unknown): void;
 }
 
 export interface InsightsRenderer extends SlowRenderer {
   close(): Promise<void>;
-  /** Renderings the worker computed, and those it skipped because the inputs were unchanged. */
-  runs(): { computed: number; unchanged: number };
+  /**
+   * Renderings the worker computed, those skipped because the inputs were unchanged, workers started
+   * (a new one after each idle exit), and reviews analysed afresh or restored from the store in all.
+   */
+  runs(): InsightsRuns;
 }
+
+export interface InsightsRuns {
+  computed: number;
+  unchanged: number;
+  workers: number;
+  analyzed: number;
+  restored: number;
+}
+
+/** The worker's memory (an isolate with the NLP libraries and model, ~150 MB at 10k) is given back after this. */
+export const WORKER_IDLE_MS = 10_000;
 
 function output(view: PublishedView, body: string, inputHash?: string): RenderOutput {
   return { body, lastModified: view.updatedAt, value: JSON.parse(body) as unknown, ...(inputHash ? { inputHash } : {}) };
@@ -50,9 +72,10 @@ function startWorker(taxonomies: Taxonomy[]): Worker {
 /**
  * `/insights.json` (insights.md: part of the snapshot, recomputed whenever the published reviews change).
  * A slow renderer: seconds of work at 10k reviews, so the snapshot is published with the previous
- * insights and the new ones replace them when they land. Requests in flight when a new view arrives are
- * answered in order; the engine's cache makes each recompute analyse only changed reviews, and inputs
- * that hash to the last (or the stored) document are not computed at all (issue 15).
+ * insights and the new ones replace them when they land. Inputs that hash to the last (or the stored)
+ * document are not computed at all, and the worker is started only for inputs that changed; it exits
+ * after `workerIdleMs` without work, and the next one reads the stored analyses back (issue 15).
+ * Requests in flight when a new view arrives are answered in order.
  */
 export function createInsightsRenderer(options: InsightsRendererOptions): InsightsRenderer {
   const name = 'insights.json';
@@ -69,32 +92,66 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
           m.createInsightsEngine({ taxonomies: options.taxonomies, models: models.readShippedModels() }),
         )).then((e) => output(view, JSON.stringify(e.compute(view)))),
       close: () => Promise.resolve(),
-      runs: () => ({ computed: 0, unchanged: 0 }),
+      runs: () => ({ computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0 }),
     };
   }
 
   let worker: Worker | null = null;
+  let idleTimer: NodeJS.Timeout | undefined;
   let nextId = 1;
   const waiting = new Map<number, { resolve(reply: InsightsReply & { ok: true }): void; reject(e: Error): void }>();
   // The last document with its input hash: the stored one until this process renders its own.
   let known: KnownDocument | undefined;
   let askedStore = false;
-  const runs = { computed: 0, unchanged: 0 };
+  let fingerprint: Promise<string> | null = null;
+  const runs: InsightsRuns = { computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0 };
+  const cacheError = (e: unknown) => options.onCacheError?.(e);
+  // Analyses being stored: close() lets them finish, so a clean shutdown loses none.
+  const writes = new Set<Promise<void>>();
+
+  const failAll = (e: Error) => {
+    for (const p of waiting.values()) p.reject(e);
+    waiting.clear();
+  };
+
+  /** Ends an idle worker; the memory of its isolate goes back to the system. */
+  const retire = () => {
+    const w = worker;
+    if (!w || waiting.size > 0) return;
+    worker = null;
+    void w.terminate();
+  };
+
+  /** The worker's lookup: stored analyses by key, or none when the store fails (only speed is lost). */
+  const lookup = (w: Worker, id: number, keys: string[]) => {
+    const store = options.analyses;
+    const found = store ? store.read(keys).catch((e: unknown) => (cacheError(e), [])) : Promise.resolve([]);
+    void found.then((rows) => w.postMessage({ type: 'analyses', id, found: rows } satisfies ToWorker));
+  };
+
   const ensureWorker = (): Worker => {
+    clearTimeout(idleTimer);
     if (worker) return worker;
     const w = startWorker(options.taxonomies);
-    w.on('message', (reply: InsightsReply) => {
-      const pending = waiting.get(reply.id);
-      waiting.delete(reply.id);
+    runs.workers += 1;
+    w.on('message', (message: FromWorker) => {
+      if (message.type === 'lookup') return lookup(w, message.id, message.keys);
+      const pending = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (waiting.size === 0 && worker === w) idleTimer = setTimeout(retire, options.workerIdleMs ?? WORKER_IDLE_MS).unref();
       if (!pending) return;
-      if (reply.ok) pending.resolve(reply);
-      else pending.reject(new Error(`insights worker failed: ${reply.error}`));
+      if (message.ok) pending.resolve(message);
+      else pending.reject(new Error(`insights worker failed: ${message.error}`));
     });
     // A crashed worker fails what it held; the next view starts a fresh one.
     w.on('error', (e) => {
-      for (const p of waiting.values()) p.reject(e);
-      waiting.clear();
+      failAll(e);
+      if (worker === w) worker = null;
+    });
+    w.on('exit', () => {
+      if (worker !== w) return;
       worker = null;
+      failAll(new Error('insights worker exited'));
     });
     w.unref();
     worker = w;
@@ -110,40 +167,48 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
         askedStore = true;
         known ??= options.known?.();
       }
+      const fp = await (fingerprint ??= insightsFingerprint(options.taxonomies));
+      const inputHash = await insightsInputHash(fp, { business: view.business, updatedAt: view.updatedAt, reviewJson }, slicer);
+      if (known?.inputHash === inputHash) {
+        runs.unchanged += 1;
+        return output(view, known.body, inputHash);
+      }
       const id = nextId++;
-      // What `unchanged` will refer to: a reply to an earlier request may replace `known` meanwhile.
-      const basis = known;
       const request: InsightsRequest = {
+        type: 'render',
         id,
         business: view.business,
         updatedAt: view.updatedAt,
         reviews: await joinedBytes(reviewJson, '[', ']', slicer),
         baseUrl: view.urls.base,
-        knownHash: basis?.inputHash ?? null,
+        fingerprint: fp,
+        persist: options.analyses !== undefined,
       };
-      return new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
+      const reply = await new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         // Transferred, not copied; a small buffer may sit in Node's shared pool, which must not move.
         const own = request.reviews.byteLength > 4096 && request.reviews.byteLength === request.reviews.buffer.byteLength;
         ensureWorker().postMessage(request, own ? [request.reviews.buffer as ArrayBuffer] : []);
-      }).then((reply) => {
-        if ('unchanged' in reply && basis) {
-          runs.unchanged += 1;
-          return output(view, basis.body, reply.inputHash);
-        }
-        if (!('body' in reply)) throw new Error('insights worker answered unchanged for a document it was not given');
-        runs.computed += 1;
-        known = { inputHash: reply.inputHash, body: reply.body };
-        return output(view, reply.body, reply.inputHash);
       });
+      runs.computed += 1;
+      runs.analyzed += reply.analyzed;
+      runs.restored += reply.restored;
+      known = { inputHash, body: reply.body };
+      if (options.analyses && reply.analyses.length > 0) {
+        const write = options.analyses.write(fp, reply.analyses).catch(cacheError);
+        writes.add(write);
+        void write.finally(() => writes.delete(write));
+      }
+      return output(view, reply.body, inputHash);
     },
     runs: () => ({ ...runs }),
     async close() {
+      clearTimeout(idleTimer);
       const w = worker;
       worker = null;
-      for (const p of waiting.values()) p.reject(new Error('insights worker closed'));
-      waiting.clear();
+      failAll(new Error('insights worker closed'));
       if (w) await w.terminate();
+      await Promise.all(writes);
     },
   };
 }

@@ -4,6 +4,7 @@ import * as websub0002 from './0002-websub.js';
 import * as mcpSessions0003 from './0003-mcp-sessions.js';
 import * as demoMarker0004 from './0004-demo-marker.js';
 import * as documents0005 from './0005-documents.js';
+import * as reviewAnalyses0007 from './0007-review-analyses.js';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so the compiled build and the test
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-mcp-sessions': mcpSessions0003,
   '0004-demo-marker': demoMarker0004,
   '0005-documents': documents0005,
+  '0007-review-analyses': reviewAnalyses0007,
 };
 
 export const migrationProvider: MigrationProvider = {
