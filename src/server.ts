@@ -90,9 +90,9 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     });
     const snapshots = createSnapshotManager({
       store,
-      build: async (previous) => {
+      build: async (previous, onDocuments) => {
         const started = performance.now();
-        const build = await builder.build(previous);
+        const build = await builder.build(previous, onDocuments);
         metrics.observeSnapshotBuild((performance.now() - started) / 1000);
         // The slow documents (insights) render in the worker; their time is from the build's start.
         for (const landed of build.slow) {

@@ -10,8 +10,8 @@ import type { Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import { createPublicDocFill } from './public-doc-fill.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
-import { assembleSnapshot, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
 import type { ReviewBytes, ReviewSource } from './review-bytes.js';
+import { assembleSnapshot, type RenderedDocuments, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
 /**
@@ -46,8 +46,11 @@ export interface SnapshotBuilderOptions {
 }
 
 export interface SnapshotBuilder {
-  /** Reads what changed since the last build and assembles the next snapshot, yielding between slices. */
-  build(previous: Snapshot | null): Promise<SnapshotBuild>;
+  /**
+   * Reads what changed since the last build and assembles the next snapshot, yielding between slices.
+   * `onDocuments` is told its documents once rendered, before the indexes (issue 15, fan-out).
+   */
+  build(previous: Snapshot | null, onDocuments?: (rendered: RenderedDocuments) => void): Promise<SnapshotBuild>;
   /** Settles when the public JSON computed so far is stored (or failed): it is stored in the background. */
   settled(): Promise<void>;
   /** Stores nothing more and waits for the write under way (the store is about to close). */
@@ -186,7 +189,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   }
 
   return {
-    async build(previous) {
+    async build(previous, onDocuments) {
       const slicer = createTimeSlicer(options.sliceMs);
       const { header, fresh } = await sync(slicer);
       const current = (e: Entry) => e.seen === generation && entries.get(e.id) === e;
@@ -220,9 +223,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         { view, reviewSources, version: header.version, changedAt: header.changedAt },
         options.renderers,
         previous,
-        slicer,
-        Date.now(),
-        options.seeded,
+        { slicer, ...(options.seeded ? { seeded: options.seeded } : {}), ...(onDocuments ? { onDocuments } : {}) },
       );
       // From now on each entry's JSON is read from the new document: the strings can go.
       const bytes = built.snapshot.reviewBytes;

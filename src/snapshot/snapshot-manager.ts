@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ReviewStore } from '../domain/ports.js';
-import { withDocument, type Snapshot, type SnapshotBuild, type SnapshotSource } from './snapshot.js';
+import { withDocument, type RenderedDocuments, type Snapshot, type SnapshotBuild, type SnapshotSource } from './snapshot.js';
 
 /** How long a request at a cold start waits for the first slow documents: longer than a full insights pass. */
 export const COLD_START_WAIT_MS = 15_000;
@@ -10,9 +10,10 @@ export interface SnapshotManagerOptions {
   store: Pick<ReviewStore, 'version'>;
   /**
    * Builds the next snapshot from the store; `previous` lends it the slow documents that have not
-   * landed yet and keeps serving until it resolves.
+   * landed yet and keeps serving until it resolves. It calls `onDocuments` once its documents are
+   * rendered, before its indexes (snapshot.ts `AssembleOptions`).
    */
-  build(previous: Snapshot | null): Promise<SnapshotBuild>;
+  build(previous: Snapshot | null, onDocuments: (rendered: RenderedDocuments) => void): Promise<SnapshotBuild>;
   /** How often to ask the store whether another process changed the data (contract §1: within 2 s). */
   pollMs?: number;
   onError?(error: unknown): void;
@@ -28,6 +29,13 @@ export interface SnapshotManager extends SnapshotSource {
   refresh(): Promise<Snapshot>;
   /** Called with each new snapshot of new data after the first (WebSub reacts to it). */
   onChange(listener: (next: Snapshot, previous: Snapshot) => void): void;
+  /**
+   * Called with each build's documents as soon as they are rendered, before its indexes are built and
+   * before it is published (issue 15, fan-out: the WebSub hub delivers the new topic bytes meanwhile).
+   * The same representations the snapshot will hold; if the build fails after this, no snapshot holds
+   * them and the next refresh builds the same data again.
+   */
+  onDocuments(listener: (rendered: RenderedDocuments) => void): void;
   stop(): void;
 }
 
@@ -66,9 +74,18 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
     }
   }
 
+  /** Tells the listeners a rebuild's documents; a listener's error is reported, never the build's. */
+  function announce(rendered: RenderedDocuments): void {
+    try {
+      events.emit('documents', rendered);
+    } catch (error) {
+      options.onError?.(error);
+    }
+  }
+
   async function rebuild(): Promise<Snapshot> {
     const previous = snapshot;
-    const { snapshot: next, slow } = await options.build(previous);
+    const { snapshot: next, slow } = await options.build(previous, announce);
     snapshot = next;
     if (next.missing.size === 0) firstRendered?.();
     land(slow);
@@ -127,6 +144,9 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
     },
     onChange(listener) {
       events.on('change', listener);
+    },
+    onDocuments(listener) {
+      events.on('documents', listener);
     },
     stop() {
       stopped = true;

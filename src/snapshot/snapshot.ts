@@ -110,6 +110,17 @@ export interface SeededDocument {
 /** The data version of a seeded document: older than any, so the first rendering always replaces it. */
 export const SEEDED_VERSION = -1;
 
+/**
+ * A build's documents as soon as its fast ones are rendered, before its indexes are built (issue 15,
+ * fan-out): the same representations its snapshot will hold, so the same bytes and ETags. Announced,
+ * not published: readers keep the previous snapshot until the whole new one is swapped in.
+ */
+export interface RenderedDocuments {
+  /** The data version of the build (the snapshot's `version`). */
+  version: number;
+  documents: ReadonlyMap<string, RenderedDocument>;
+}
+
 /** A new snapshot and the slow documents still to land in it (or in a later one). */
 export interface SnapshotBuild {
   snapshot: Snapshot;
@@ -182,7 +193,22 @@ export function buildSnapshot(
   const view = buildView(state, urls);
   const reviewSources = view.reviews.map((r) => JSON.stringify(r));
   const parts = { view, reviewSources, version: state.version, changedAt: state.changedAt };
-  return assembleSnapshot(parts, renderers, previous, UNSLICED, now, seeded);
+  return assembleSnapshot(parts, renderers, previous, { now, seeded });
+}
+
+/** How a snapshot is assembled: all optional. */
+export interface AssembleOptions {
+  /** Where the work yields to the event loop (issue 11, M2); UNSLICED when absent. */
+  slicer?: TimeSlicer;
+  /** The clock the publication time is clamped to. */
+  now?: number;
+  /** Slow documents an earlier process rendered, for a first snapshot (the document cache, issue 15). */
+  seeded?: ReadonlyMap<string, SeededDocument>;
+  /**
+   * Told the rendered documents before the indexes are built (issue 15, fan-out): the WebSub hub starts
+   * delivering the new topic bytes while the rest of the build runs. Called at most once, synchronously.
+   */
+  onDocuments?(rendered: RenderedDocuments): void;
 }
 
 /**
@@ -194,10 +220,9 @@ export async function assembleSnapshot(
   parts: SnapshotParts,
   renderers: readonly DocumentRenderer[],
   previous: Snapshot | null,
-  slicer: TimeSlicer,
-  now = Date.now(),
-  seeded: ReadonlyMap<string, SeededDocument> = new Map(),
+  options: AssembleOptions = {},
 ): Promise<SnapshotBuild> {
+  const { slicer = UNSLICED, now = Date.now(), seeded = new Map<string, SeededDocument>() } = options;
   const { view, version } = parts;
   const publishedAt = publicationTime(parts, view, previous, now);
   // The reviews' bytes, written once into the /reviews.json document they are served in.
@@ -237,6 +262,9 @@ export async function assembleSnapshot(
       })),
     );
   }
+  // Every document is final here (the slow ones carried or missing): the topic bytes exist, the
+  // seconds of index work at 100k reviews come after (issue 15, fan-out).
+  options.onDocuments?.({ version, documents });
   const positionById = new Map<string, number>();
   for (let i = 0; i < view.reviews.length; i++) {
     positionById.set(view.reviews[i]!.id, i);

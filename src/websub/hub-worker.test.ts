@@ -8,7 +8,7 @@ import type { CallbackClient, CallbackResponse } from './callback-client.js';
 import { createHubWorker, type HubWorker } from './hub-worker.js';
 import { createHubWatch } from '../../test/support/hub-settle.js';
 import { createManualTime } from '../../test/support/manual-time.js';
-import { createTopicContentSource } from './topic-content.js';
+import { createTopicContentSource, type TopicContentSource } from './topic-content.js';
 import { createTopicSet } from './topic-url.js';
 import { createServiceUrls } from '../domain/urls.js';
 
@@ -64,9 +64,10 @@ const workers: HubWorker[] = [];
 /** Until the worker has nothing left to do, driven only through wake() (the snapshot-change path). */
 const settle = (w: HubWorker) => watch.settle(() => w.wake());
 
-function worker(client: CallbackClient, id = 'w1') {
+/** A worker over its own content source (its process's snapshots: the shared `current` unless given). */
+function worker(client: CallbackClient, id = 'w1', snapshots = { current: () => current }): HubWorker & { content: TopicContentSource } {
   const watched = watch.store(store);
-  const content = createTopicContentSource({ store: watched, topics, snapshots: { current: () => current }, clock: time.clock });
+  const content = createTopicContentSource({ store: watched, topics, snapshots, clock: time.clock });
   const w = createHubWorker({
     store: watched,
     client: watch.client(client),
@@ -81,7 +82,7 @@ function worker(client: CallbackClient, id = 'w1') {
     retryDelaysSeconds: [60, 600],
   });
   workers.push(w);
-  return w;
+  return Object.assign(w, { content });
 }
 
 async function subscribe(w: HubWorker, callback: string, topic = urls.feedXml, leaseSeconds = 3600, secret: string | null = null) {
@@ -259,5 +260,65 @@ describe('hub worker', () => {
     const w2 = worker(other.client, 'heir');
     await settle(w2);
     expect(other.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+  });
+
+  it('delivers a build’s announced topic bytes before its snapshot is published, and not again once it is (issue 15)', async () => {
+    const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w = worker(client);
+    await settle(w);
+    await subscribe(w, 'https://a.example/cb');
+    // The build of version 2 has rendered its documents; its index work is still running.
+    const building = snapshotWith(2, 'v2');
+    w.content.announce(building);
+    await settle(w);
+    expect(current.version).toBe(1);
+    expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+    expect((await store.topic(urls.feedXml))?.sourceVersion).toBe(2);
+    // Its publication: the same representations, already recorded and delivered.
+    current = building;
+    await settle(w);
+    expect(posts('https://a.example/cb')).toHaveLength(1);
+  });
+
+  it('serves the newest of the announced documents and the current snapshot; an older announcement is ignored', () => {
+    const { client } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const w = worker(client);
+    w.content.announce(snapshotWith(3, 'v3'));
+    w.content.announce(snapshotWith(2, 'v2'));
+    expect(w.content.version()).toBe(3);
+    expect(w.content.content(urls.feedXml)?.body.toString()).toBe('<feed>v3</feed>');
+    current = snapshotWith(4, 'v4');
+    expect(w.content.content(urls.feedXml)?.body.toString()).toBe('<feed>v4</feed>');
+    w.content.announce(snapshotWith(3, 'v3'));
+    expect(w.content.version()).toBe(4);
+  });
+
+  it('a replica without the newest content hands a delivery back at once and claims none until it has it (issue 15)', async () => {
+    const behind = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const slow = worker(behind.client, 'still-building');
+    await settle(slow);
+    await subscribe(slow, 'https://a.example/cb');
+    // Another replica built version 2 first and recorded it: the outbox now holds the delivery.
+    const v2 = snapshotWith(2, 'v2');
+    await store.recordTopic(
+      { topic: urls.feedXml, contentHash: v2.documents.get('feed.xml')!.contentHash, sourceVersion: 2 },
+      time.clock.now(),
+    );
+    await settle(slow);
+    expect(behind.posts('https://a.example/cb')).toHaveLength(0);
+    // Handed back due now, not after a poll interval, and left alone (settle would never end otherwise).
+    const [pendingSub] = await store.listSubscriptions();
+    expect(pendingSub!.deliveryDueAt).not.toBeNull();
+    expect(pendingSub!.deliveryDueAt!).toBeLessThanOrEqual(time.clock.now());
+    // The replica that has version 2 takes it at once, with no time passing.
+    const ahead = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
+    const done = worker(ahead.client, 'done-building', { current: () => v2 });
+    await settle(done);
+    expect(ahead.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+    // Once its own build announces newer content, the first replica claims deliveries again.
+    const v3 = snapshotWith(3, 'v3');
+    slow.content.announce(v3);
+    await settle(slow);
+    expect(behind.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v3</feed>']);
   });
 });

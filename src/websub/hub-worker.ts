@@ -59,6 +59,11 @@ interface WorkerState {
   moreDue: boolean;
   /** When expired subscriptions are next swept (epoch ms). */
   nextSweep: number;
+  /**
+   * A data version another replica recorded topic content for, newer than this process's: until its own
+   * content reaches it, this worker claims no deliveries, so it never holds back those it cannot send.
+   */
+  behind: number;
   /** stop() was called: claim nothing more. */
   stopping: boolean;
   /** Cancels the next poll. */
@@ -86,6 +91,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     again: false,
     moreDue: false,
     nextSweep: 0,
+    behind: 0,
     stopping: false,
     cancelPoll: null,
   };
@@ -127,9 +133,13 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
       return;
     }
     const content = o.content.content(sub.topic);
-    // Another replica recorded newer content than this process has: leave it to one that has it.
-    if (!content || (stored && stored.contentHash !== content.hash && stored.sourceVersion > content.version)) {
-      return o.store.releaseDelivery(d, o.workerId, o.clock.now() + pollMs);
+    if (!content) return o.store.releaseDelivery(d, o.workerId, o.clock.now() + pollMs);
+    if (stored && stored.contentHash !== content.hash && stored.sourceVersion > content.version) {
+      // Another replica recorded newer content than this process has: give it back due at once, for a
+      // replica that has it (issue 15: a replica still building must not delay the fan-out of those that
+      // are done), and claim no more deliveries until this one's build announces that content.
+      state.behind = Math.max(state.behind, stored.sourceVersion);
+      return o.store.releaseDelivery(d, o.workerId, o.clock.now());
     }
     const headers = notificationHeaders(o.hubUrl, sub.topic, content, sub.secret);
     const response = await o.client.post(sub.callback, content.body, headers, shutdown.signal);
@@ -190,7 +200,8 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         full = intents.length === free;
       }
       free = o.concurrency - jobs.size;
-      if (free >= (jobs.size === 0 ? 1 : claimBatch) && !state.stopping) {
+      const behind = o.content.version() < state.behind;
+      if (!behind && free >= (jobs.size === 0 ? 1 : claimBatch) && !state.stopping) {
         const deliveries = await o.store.claimDueDeliveries(claim(free));
         const stored = new Map<string, TopicRecord | null>();
         for (const topic of new Set(deliveries.map((d) => d.subscription.topic))) stored.set(topic, await o.store.topic(topic));
@@ -198,7 +209,8 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         full ||= deliveries.length === free;
         state.moreDue = full;
       } else {
-        // Not enough free slots to claim a batch: whatever was due is still due.
+        // Not enough free slots to claim a batch, or content too old to send: whatever was due is still
+        // due (a wake when this process's next build announces its documents comes back for it).
         state.moreDue ||= full;
       }
       if (full) state.again = true;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { Intent, NewIntent, WebSubStore } from '../domain/websub-ports.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
+import type { RenderedDocuments, Snapshot } from '../snapshot/snapshot.js';
 import { createCallbackClient, type CallbackClient } from './callback-client.js';
 import { systemClock, systemScheduler, type Clock, type HubLogger, type Scheduler } from './clock.js';
 import { createHubRequestSchema, type HubRequest } from './hub-request.js';
@@ -32,7 +32,12 @@ export type WebSubConfig = Pick<
 export interface WebSubHubDeps {
   config: WebSubConfig;
   store: WebSubStore;
-  snapshots: { current(): Snapshot; onChange(listener: (next: Snapshot, previous: Snapshot) => void): void };
+  snapshots: {
+    current(): Snapshot;
+    onChange(listener: (next: Snapshot, previous: Snapshot) => void): void;
+    /** A build's documents before its indexes and publication (issue 15, fan-out): SnapshotManager's. */
+    onDocuments(listener: (rendered: RenderedDocuments) => void): void;
+  };
   urls: ServiceUrls;
   logger: HubLogger;
   clock?: Clock;
@@ -112,6 +117,12 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
     return intent;
   }
 
+  // Deliveries start as soon as a build's topic bytes exist, not after its seconds of index work (issue
+  // 15, fan-out); the publication wakes the worker again, which finds those topics already recorded.
+  deps.snapshots.onDocuments((rendered) => {
+    content.announce(rendered);
+    worker.wake();
+  });
   deps.snapshots.onChange(() => worker.wake());
   let closed = false;
   return {
