@@ -18,6 +18,20 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * write waits for an import's lock without blocking the event loop (connect.ts).
  */
 export function createAnalysisCacheStore(db: Kysely<Database>): AnalysisCacheStore {
+  // The engine whose predecessors' rows this process has removed: once per engine and process, since
+  // `engine <> ?` cannot use the index and would scan the table with every write.
+  let cleared: string | null = null;
+
+  /** Removes every other engine's rows, a batch per statement, letting requests run in between. */
+  async function clearOthers(engine: string): Promise<void> {
+    for (;;) {
+      const stale = db.selectFrom('review_analyses').select('key').where('engine', '<>', engine).limit(BATCH);
+      const { numDeletedRows } = await db.deleteFrom('review_analyses').where('key', 'in', stale).executeTakeFirst();
+      await turn();
+      if (Number(numDeletedRows) < BATCH) return;
+    }
+  }
+
   return {
     async read(keys) {
       const out: Array<{ key: string; body: string }> = [];
@@ -35,7 +49,10 @@ export function createAnalysisCacheStore(db: Kysely<Database>): AnalysisCacheSto
 
     async write(engine, analyses) {
       // Another engine's analyses can never be read again (their keys hold its fingerprint).
-      await db.deleteFrom('review_analyses').where('engine', '!=', engine).execute();
+      if (cleared !== engine) {
+        await clearOthers(engine);
+        cleared = engine;
+      }
       for (let i = 0; i < analyses.length; i += BATCH) {
         const rows = analyses.slice(i, i + BATCH).map((a) => ({ key: a.key, engine, body: a.body }));
         await db

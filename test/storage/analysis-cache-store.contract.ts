@@ -52,9 +52,10 @@ export function describeAnalysisCacheStoreContract(name: string, fresh: () => Pr
 
     it("a new engine's write drops every row of another engine", async () => {
       const [a, b] = await openTwo();
-      await a.write('engine-1', [{ key: 'old', body: '{}' }]);
+      const old = Array.from({ length: 450 }, (_, i) => ({ key: `old${i}`, body: '{}' }));
+      await a.write('engine-1', old);
       await b.write('engine-2', [{ key: 'new', body: '{}' }]);
-      expect((await a.read(['old', 'new'])).map((f) => f.key)).toEqual(['new']);
+      expect((await a.read(['new', ...old.map((o) => o.key)])).map((f) => f.key)).toEqual(['new']);
     });
   });
 }
