@@ -107,14 +107,17 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   let generation = 0;
   const fill = createPublicDocFill(options.store, options.onError ? { onError: options.onError } : {});
 
-  /** Reads the stamps, marks the unchanged entries seen, returns the stamps of the rest. */
-  async function staleStamps(slicer: TimeSlicer): Promise<ReviewStamp[]> {
+  /**
+   * Reads the stamps, marks the unchanged entries seen (those of the cache, or read by an earlier pass of
+   * this build), returns the stamps of the rest.
+   */
+  async function staleStamps(read: ReadonlyMap<string, Entry>, slicer: TimeSlicer): Promise<ReviewStamp[]> {
     const stale: ReviewStamp[] = [];
     let after: string | null = null;
     for (;;) {
       const page = await options.store.publishedStamps(after, pageSize);
       for (const s of page) {
-        const e = entries.get(s.id);
+        const e = read.get(s.id) ?? entries.get(s.id);
         if (e && e.contentHash === s.contentHash) e.seen = generation;
         else stale.push(s);
       }
@@ -128,7 +131,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
    * Reads the changed reviews: the public JSON stored for this catalog as is (issue 15: a start parses,
    * it neither resolves nor serializes), the others resolved and serialized here and stored for next time.
    */
-  async function readChanged(stale: ReviewStamp[], catalog: Catalog, fresh: Entry[], slicer: TimeSlicer): Promise<void> {
+  async function readChanged(stale: ReviewStamp[], catalog: Catalog, read: Map<string, Entry>, slicer: TimeSlicer): Promise<void> {
     for (let i = 0; i < stale.length; i += pageSize) {
       const ids = stale.slice(i, i + pageSize).map((s) => s.id);
       const computed: PublicDoc[] = [];
@@ -154,8 +157,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
           updatedMs: Date.parse(review.updated_at),
           seen: generation,
         };
-        entries.set(entry.id, entry);
-        fresh.push(entry);
+        read.set(entry.id, entry);
         if (slicer.due()) await slicer.pause();
       }
       fill.add(catalog.key, computed);
@@ -165,10 +167,12 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   /**
    * Brings the cache to one version of the store. Pages are read without a transaction (readers never
    * wait for an import), so a write that commits mid-read is detected by the counter and read in another
-   * pass, which fetches only what that write changed: no snapshot mixes two versions.
+   * pass, which fetches only what that write changed: no snapshot mixes two versions. What is read joins
+   * the cache only when the sync succeeds: after a failed read the cache still describes the last
+   * build, so the next build reads those reviews again instead of taking them for unchanged.
    */
   async function sync(slicer: TimeSlicer): Promise<{ header: DatasetHeader; fresh: Entry[] }> {
-    const fresh: Entry[] = [];
+    const read = new Map<string, Entry>();
     for (let pass = 0; ; pass++) {
       const header = await options.store.header();
       const catalog = catalogOf(header.business ?? EMPTY_BUSINESS);
@@ -176,15 +180,18 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         entries.clear();
         order = [];
         lastBytes = null;
-        fresh.length = 0;
+        read.clear();
         currentKey = catalog.key;
       }
       generation++;
-      const stale = await staleStamps(slicer);
-      await readChanged(stale, catalog, fresh, slicer);
+      const stale = await staleStamps(read, slicer);
+      await readChanged(stale, catalog, read, slicer);
       // After a few passes under a stream of writes, publish what was read: labelled with the version
       // read first, it is at worst newer than its label, and the next poll rebuilds.
-      if ((await options.store.version()) === header.version || pass >= 2) return { header, fresh };
+      if ((await options.store.version()) === header.version || pass >= 2) {
+        for (const [id, e] of read) entries.set(id, e);
+        return { header, fresh: [...read.values()] };
+      }
     }
   }
 

@@ -141,6 +141,26 @@ describe('incremental snapshot build', () => {
     expect(built.view.reviews).toHaveLength(10);
     await expectSameAsFromScratch(built, store);
   });
+
+  it('a build that fails after reading a change reads it again next time: no review is dropped', async () => {
+    const initial = reviews(4);
+    await store.applyImport({ business: catalog([]), reviews: initial, replace: false });
+    let failNext = false;
+    const flaky: ReviewStore = {
+      ...store,
+      version: () => (failNext ? ((failNext = false), Promise.reject(new Error('connection lost'))) : store.version()),
+    };
+    const builder = createSnapshotBuilder({ store: flaky, urls, renderers: fast });
+    const first = (await builder.build(null)).snapshot;
+    await store.applyImport({ reviews: [{ ...initial[1]!, text: 'Changed after the first build.' }], replace: false });
+    failNext = true;
+    await expect(builder.build(first)).rejects.toThrow('connection lost');
+    const next = (await builder.build(first)).snapshot;
+    expect(next.view.reviews).toHaveLength(4);
+    expect(next.view.reviews.map((r) => r.text)).toContain('Changed after the first build.');
+    await expectSameAsFromScratch(next, store);
+  });
+
   // Issue 15, start-up: the import stores each review's public JSON; a start reads it as is.
   it('starts over the stored public JSON without resolving or serializing a review, and serves those bytes', async () => {
     const initial = reviews(30).map((r, i) => (i % 3 === 0 ? { ...r, text: `Mike cleared the drain. ${r.text}` } : r));
