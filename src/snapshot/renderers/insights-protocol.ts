@@ -14,7 +14,7 @@ export interface InsightsRequest {
   id: number;
   business: Business;
   updatedAt: string;
-  /** The published reviews as a JSON array, UTF-8, newest first (the snapshot's `reviewJson`, joined). */
+  /** The published reviews as a JSON array, UTF-8, newest first (a copy of the snapshot's review bytes). */
   reviews: Uint8Array;
   baseUrl: string;
   /** The engine's fingerprint (insights-input.ts): part of every stored analysis's key. */

@@ -136,6 +136,14 @@ describe('insights renderer: a worker that exits when idle (issue 15)', () => {
     expect(out.documents.get('insights.json')?.body.toString()).toBe(inline.documents.get('insights.json')?.body.toString());
   }, 180_000);
 
+  it('a rendering still hashing its inputs when the renderer closes is abandoned: no worker starts after close', async () => {
+    const r = createInsightsRenderer({ taxonomies: [], worker: true });
+    const pending = renderSnapshot(state, urls, [r]);
+    await r.close();
+    await expect(pending).rejects.toThrow('closed');
+    expect(r.runs().workers).toBe(0);
+  });
+
   it('a worker with work to do stays: renderings in a row share one worker', async () => {
     const r = createInsightsRenderer({ taxonomies: [], worker: true, workerIdleMs: 60_000 });
     renderers.push(r);

@@ -107,6 +107,11 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
   let known: KnownDocument | undefined;
   let askedStore = false;
   let fingerprint: Promise<string> | null = null;
+  // After close(): no worker may start again, and a rendering still hashing its inputs is abandoned.
+  let closed = false;
+  const checkOpen = () => {
+    if (closed) throw new Error('insights renderer closed');
+  };
   const runs: InsightsRuns = { computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0 };
   const cacheError = (e: unknown) => options.onCacheError?.(e);
 
@@ -128,7 +133,8 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
    * 100k reviews would stop the loop), none when the store fails (only speed is lost).
    */
   const lookup = async (w: Worker, id: number, keys: string[]) => {
-    for (let i = 0; i < keys.length || i === 0; i += LOOKUP_PART) {
+    // Stops when that worker is gone (retired, crashed or closed): nobody waits for the rest.
+    for (let i = 0; (i < keys.length || i === 0) && worker === w; i += LOOKUP_PART) {
       const part = keys.slice(i, i + LOOKUP_PART);
       const found = options.analyses && part.length > 0 ? await options.analyses.read(part).catch((e: unknown) => (cacheError(e), [])) : [];
       w.postMessage({ type: 'analyses', id, found, last: i + LOOKUP_PART >= keys.length } satisfies ToWorker);
@@ -188,6 +194,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       const fp = await (fingerprint ??= insightsFingerprint(options.taxonomies));
       const reviews = reviewBytes.range(0, reviewBytes.count);
       const inputHash = await insightsInputHash(fp, { business: view.business, updatedAt: view.updatedAt, reviews }, slicer);
+      checkOpen();
       if (known?.inputHash === inputHash) {
         runs.unchanged += 1;
         return output(view, known.body, inputHash);
@@ -218,12 +225,14 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     },
     runs: () => ({ ...runs }),
     async close() {
+      closed = true;
       clearTimeout(idleTimer);
       const w = worker;
       worker = null;
       failAll(new Error('insights worker closed'));
       if (w) await w.terminate();
-      // Analyses being stored finish first, so a clean shutdown loses none.
+      // The analyses already received are stored before the store closes; those of a rendering cut
+      // off here are computed again by the next process.
       await writing;
     },
   };
