@@ -76,19 +76,35 @@ export function createTextIndex(n: number, textOf: (pos: number) => string, titl
     return postings!;
   }
 
-  const contains = (pos: number, q: string) => textOf(pos).toLowerCase().includes(q) || (titleOf(pos)?.toLowerCase().includes(q) ?? false);
+  // A text contains q, compared lower-cased. q is lower-case, and lower-casing never turns a letter into
+  // a separator or changes a character that is already lower-case, so a text that holds q as written
+  // matches without a lower-cased copy being made; only the others are lower-cased, one at a time.
+  const holds = (text: string | null, q: string) => text !== null && (text.includes(q) || text.toLowerCase().includes(q));
+  const contains = (pos: number, q: string) => holds(textOf(pos), q) || holds(titleOf(pos), q);
+
+  /** Marks the positions whose tokens include `piece` (a run of the query without separators). */
+  function markPiece(map: Map<string, Int32Array>, piece: string, mark: Uint8Array): void {
+    for (const [token, list] of map) if (token.includes(piece)) for (const pos of list) mark[pos] = 1;
+  }
 
   function compute(q: string): QueryMatches {
-    const mark = new Uint8Array(n);
+    let mark = new Uint8Array(n);
     const pieces = q.split(SEPARATORS).filter((p) => p !== '');
-    const piece = pieces.reduce((a, b) => (b.length > a.length ? b : a), '');
     const map = built();
-    if (piece === '') {
-      // Only separators: no token can tell, check every review.
-      for (let pos = 0; pos < n; pos++) if (contains(pos, q)) mark[pos] = 1;
+    if (pieces.length === 0) {
+      // Only separators: no token can tell, but lower-casing cannot change separators either, so each
+      // text is searched as written (no copy made).
+      for (let pos = 0; pos < n; pos++) if (textOf(pos).includes(q) || (titleOf(pos)?.includes(q) ?? false)) mark[pos] = 1;
     } else {
-      for (const [token, list] of map) if (token.includes(piece)) for (const pos of list) mark[pos] = 1;
-      if (piece !== q) for (let pos = 0; pos < n; pos++) if (mark[pos] && !contains(pos, q)) mark[pos] = 0;
+      // Every piece lies inside one token of a matching review: the candidates are in every piece's set.
+      markPiece(map, pieces[0]!, mark);
+      for (const piece of pieces.slice(1)) {
+        const next = new Uint8Array(n);
+        markPiece(map, piece, next);
+        for (let pos = 0; pos < n; pos++) next[pos]! &= mark[pos]!;
+        mark = next;
+      }
+      if (pieces.length > 1 || pieces[0] !== q) for (let pos = 0; pos < n; pos++) if (mark[pos] && !contains(pos, q)) mark[pos] = 0;
     }
     let count = 0;
     for (let pos = 0; pos < n; pos++) count += mark[pos]!;
