@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnalysisCacheStore } from '../../src/domain/ports.js';
 import { createAnalysisCacheStore } from '../../src/storage/analysis-cache-store.js';
-import { openDatabase } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
-import type { FreshDatabase } from './review-store.contract.js';
+import { openTwoConnections, type FreshDatabase } from './review-store.contract.js';
 
 /** The per-review analysis cache's contract (issue 15): what one worker stores, the next one reads back. */
 export function describeAnalysisCacheStoreContract(name: string, fresh: () => Promise<FreshDatabase>): void {
@@ -15,12 +14,7 @@ export function describeAnalysisCacheStoreContract(name: string, fresh: () => Pr
 
     /** Two stores on two connections to one database: a process and the one after its restart. */
     async function openTwo(): Promise<[AnalysisCacheStore, AnalysisCacheStore, () => Promise<number>]> {
-      const f = await fresh();
-      cleanups.push(() => f.dispose());
-      const a = await openDatabase(f.url);
-      cleanups.push(() => a.close());
-      const b = await openDatabase(f.url);
-      cleanups.push(() => b.close());
+      const [a, b] = await openTwoConnections(fresh, cleanups);
       return [createAnalysisCacheStore(a.db), createAnalysisCacheStore(b.db), () => createReviewStore(b.db).version()];
     }
 

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DocumentCacheStore, StoredDocument } from '../../src/domain/ports.js';
-import { openDatabase } from '../../src/storage/connect.js';
 import { createDocumentCacheStore } from '../../src/storage/document-cache-store.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
-import type { FreshDatabase } from './review-store.contract.js';
+import { openTwoConnections, type FreshDatabase } from './review-store.contract.js';
 
 const doc = (patch: Partial<StoredDocument> = {}): StoredDocument => ({
   name: 'insights.json',
@@ -25,12 +24,7 @@ export function describeDocumentCacheStoreContract(name: string, fresh: () => Pr
 
     /** Two stores on two connections to one database: a process and the one after its restart. */
     async function openTwo(): Promise<[DocumentCacheStore, DocumentCacheStore, () => Promise<number>]> {
-      const f = await fresh();
-      cleanups.push(() => f.dispose());
-      const a = await openDatabase(f.url);
-      cleanups.push(() => a.close());
-      const b = await openDatabase(f.url);
-      cleanups.push(() => b.close());
+      const [a, b] = await openTwoConnections(fresh, cleanups);
       const version = () => createReviewStore(b.db).version();
       return [createDocumentCacheStore(a.db), createDocumentCacheStore(b.db), version];
     }

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpSessionStore } from '../../src/domain/mcp-session-port.js';
-import { openDatabase } from '../../src/storage/connect.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
-import type { FreshDatabase } from './review-store.contract.js';
+import { openTwoConnections, type FreshDatabase } from './review-store.contract.js';
 
 const at = (s: number) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + s * 1000).toISOString();
 
@@ -16,12 +15,7 @@ export function describeMcpSessionStoreContract(name: string, fresh: () => Promi
 
     /** Two stores on two connections to one database: two replicas. */
     async function openTwo(): Promise<[McpSessionStore, McpSessionStore]> {
-      const f = await fresh();
-      cleanups.push(() => f.dispose());
-      const a = await openDatabase(f.url);
-      cleanups.push(() => a.close());
-      const b = await openDatabase(f.url);
-      cleanups.push(() => b.close());
+      const [a, b] = await openTwoConnections(fresh, cleanups);
       return [createMcpSessionStore(a.db), createMcpSessionStore(b.db)];
     }
 

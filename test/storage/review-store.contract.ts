@@ -15,9 +15,22 @@ export interface FreshDatabase {
 }
 
 /**
- * The ReviewStore port's contract (style.md: one suite, run against every database). Each engine's test
- * file calls this with a factory of empty databases; nothing here knows which engine it runs on.
+ * A fresh database opened twice, as two processes (replicas, or one process and the next after a
+ * restart) open it; `cleanups` closes both and throws the database away, in reverse order.
  */
+export async function openTwoConnections(
+  fresh: () => Promise<FreshDatabase>,
+  cleanups: (() => Promise<void>)[],
+): Promise<[DatabaseHandle, DatabaseHandle]> {
+  const f = await fresh();
+  cleanups.push(() => f.dispose());
+  const a = await openDatabase(f.url);
+  cleanups.push(() => a.close());
+  const b = await openDatabase(f.url);
+  cleanups.push(() => b.close());
+  return [a, b];
+}
+
 /** What `publishedById` gives for these ids: `json:` and the public JSON, or `record:` and the id. */
 async function published(store: ReviewStore, ids: string[], business: Business | null): Promise<Map<string, string>> {
   const rows = await store.publishedById(ids, catalogKey(business));
@@ -31,6 +44,10 @@ async function expectedJson(store: ReviewStore, id: string, business: Business |
   return `json:${JSON.stringify(toPublicReview(stored, matcher))}`;
 }
 
+/**
+ * The ReviewStore port's contract (style.md: one suite, run against every database). Each engine's test
+ * file calls this with a factory of empty databases; nothing here knows which engine it runs on.
+ */
 export function describeReviewStoreContract(name: string, fresh: () => Promise<FreshDatabase>): void {
   describe(`ReviewStore contract: ${name}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
