@@ -29,6 +29,11 @@ async function bumpVersion(trx: Transaction<Database>, now: string): Promise<voi
     .execute();
 }
 
+/** The stored business row's document (validated on the way in, parsed again so its defaults apply). */
+function businessOf(row: { doc: string } | undefined): Business | null {
+  return row ? BusinessSchema.parse(JSON.parse(row.doc)) : null;
+}
+
 /**
  * What the import's published rows are resolved against: the business stored once this import's own
  * business step is done (its business, or the one kept, or none after the demo stepped aside), read back
@@ -36,7 +41,7 @@ async function bumpVersion(trx: Transaction<Database>, now: string): Promise<voi
  */
 async function catalogInEffect(trx: Transaction<Database>) {
   const row = await trx.selectFrom('business').select('doc').where('singleton', '=', 1).executeTakeFirst();
-  const business = row ? BusinessSchema.parse(JSON.parse(row.doc)) : null;
+  const business = businessOf(row);
   return { key: catalogKey(business), matcher: createMentionMatcher(business ?? EMPTY_BUSINESS) };
 }
 
@@ -73,7 +78,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
 
     async business() {
       const b = await db.selectFrom('business').select('doc').where('singleton', '=', 1).executeTakeFirst();
-      return b ? BusinessSchema.parse(JSON.parse(b.doc)) : null;
+      return businessOf(b);
     },
 
     async isEmpty() {
@@ -92,7 +97,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
       // Rows were validated on the way in; parsing again would double the start-up time at 100k.
       const reviews = rows.map((r) => JSON.parse(r.doc) as StoredReview);
       return {
-        business: b ? BusinessSchema.parse(JSON.parse(b.doc)) : null,
+        business: businessOf(b),
         businessUpdatedAt: b?.updated_at ?? null,
         reviews,
         version: Number(v?.version ?? 0),
@@ -104,7 +109,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
       const v = await db.selectFrom('data_version').select(['version', 'changed_at']).where('singleton', '=', 1).executeTakeFirst();
       const b = await db.selectFrom('business').select(['doc', 'updated_at']).where('singleton', '=', 1).executeTakeFirst();
       return {
-        business: b ? BusinessSchema.parse(JSON.parse(b.doc)) : null,
+        business: businessOf(b),
         businessUpdatedAt: b?.updated_at ?? null,
         version: Number(v?.version ?? 0),
         changedAt: v?.changed_at ?? null,
