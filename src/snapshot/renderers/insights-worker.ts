@@ -38,17 +38,17 @@ function loadEngine(): Promise<InsightsEngine> {
   return loading;
 }
 
-/** The stored analyses of `reviews`, by review id, from the main thread. */
-async function restore(id: number, reviews: Review[], keyOf: (r: Review) => string): Promise<Map<string, ReviewAnalysis>> {
+/** The stored analyses of the reviews keyed in `keyById` (review id → analysis key), from the main thread. */
+async function restore(id: number, keyById: ReadonlyMap<string, string>): Promise<Map<string, ReviewAnalysis>> {
   const found = await new Promise<StoredAnalysis[]>((resolve) => {
     lookups.set(id, { found: [], done: resolve });
-    send({ type: 'lookup', id, keys: [...new Set(reviews.map(keyOf))] });
+    send({ type: 'lookup', id, keys: [...new Set(keyById.values())] });
   });
   const byKey = new Map(found.map((f) => [f.key, f.body]));
   const restored = new Map<string, ReviewAnalysis>();
-  for (const r of reviews) {
-    const body = byKey.get(keyOf(r));
-    if (body !== undefined) restored.set(r.id, parseAnalysis(body));
+  for (const [reviewId, key] of keyById) {
+    const body = byKey.get(key);
+    if (body !== undefined) restored.set(reviewId, parseAnalysis(body));
   }
   return restored;
 }
@@ -61,15 +61,17 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
     ) as Review[];
     const view = { business: msg.business, reviews, aggregate: computeAggregate(reviews), updatedAt: msg.updatedAt };
     const taxonomy = e.taxonomyOf(view);
-    const keyOf = (r: Review) => analysisKey(msg.fingerprint, taxonomy, r.text);
-    const uncached = msg.persist ? e.uncached(view) : [];
-    const restored = uncached.length > 0 ? await restore(msg.id, uncached, keyOf) : undefined;
+    // Each key hashes a review's text: made once per review the engine has not cached, which are the
+    // ones looked up and the only ones it can analyse afresh.
+    const keyById = new Map<string, string>();
+    if (msg.persist) for (const r of e.uncached(view)) keyById.set(r.id, analysisKey(msg.fingerprint, taxonomy, r.text));
+    const restored = keyById.size > 0 ? await restore(msg.id, keyById) : undefined;
     const fresh = new Map<string, string>();
     const doc = e.compute(
       { ...view, urls: createServiceUrls(msg.baseUrl) },
       {
         ...(restored ? { restored } : {}),
-        ...(msg.persist ? { onAnalyzed: (r: Review, a: ReviewAnalysis) => fresh.set(keyOf(r), serializeAnalysis(a)) } : {}),
+        ...(msg.persist ? { onAnalyzed: (r: Review, a: ReviewAnalysis) => fresh.set(keyById.get(r.id)!, serializeAnalysis(a)) } : {}),
       },
     );
     const run = e.lastRun();
