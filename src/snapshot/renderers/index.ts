@@ -35,6 +35,6 @@ export function createDocumentRenderers(options: RenderersOptions = { taxonomies
   };
 }
 
-export { datasetDocument, datasetJson, datasetRenderer } from './dataset.js';
+export { datasetDocument, datasetRenderer } from './dataset.js';
 export type { DocumentRenderer, FastRenderer, RenderInput, RenderOutput, SlowRenderer } from './document-renderer.js';
 export type { KnownDocument } from './insights.js';
