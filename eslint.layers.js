@@ -22,6 +22,7 @@ const MODULES = [
   'config',
   'taxonomy-file',
   'absa-models',
+  'package-root',
 ];
 
 /** folder → the folders (besides itself) it may import. Anything not listed is refused. */
@@ -31,8 +32,8 @@ export const ALLOWED = {
   feeds: ['domain'],
   storage: ['domain'],
   import: ['domain'],
-  snapshot: ['domain', 'insights', 'feeds', 'absa-models'],
-  site: ['domain', 'snapshot', 'insights', 'feeds'],
+  snapshot: ['domain', 'insights', 'feeds', 'absa-models', 'package-root'],
+  site: ['domain', 'snapshot', 'insights', 'feeds', 'package-root'],
   http: ['domain', 'snapshot', 'insights', 'feeds', 'site'],
   mcp: ['domain', 'snapshot', 'insights'],
   websub: ['domain', 'snapshot', 'config'],

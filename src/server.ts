@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { DEFAULT_DATABASE_URL, type Config } from './config.js';
 import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
@@ -16,14 +15,14 @@ import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createAnalysisCacheStore } from './storage/analysis-cache-store.js';
 import { createDocumentCacheStore } from './storage/document-cache-store.js';
+import { PACKAGE_ROOT } from './package-root.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createReviewStore } from './storage/review-store.js';
 import { createWebSubStore } from './storage/websub/index.js';
 import { loadTaxonomyFile } from './taxonomy-file.js';
 import { createWebSubHub, type WebSubHub } from './websub/index.js';
 
-/** The package root, from src/ (tests) and dist/ (built) alike: both sit one level below it. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { PACKAGE_ROOT };
 export const DEMO_DATASET = path.join(PACKAGE_ROOT, 'examples', 'demo', 'dataset.json');
 
 export interface RunningServer {

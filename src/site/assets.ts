@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ServiceUrls } from '../domain/urls.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { createRepresentation, type Representation } from '../snapshot/rendered-document.js';
 
 /**
@@ -10,9 +10,8 @@ import { createRepresentation, type Representation } from '../snapshot/rendered-
  * the icon, the widget (public/ in the package) and swagger-ui's bundle (the swagger-ui-dist package).
  * Read once per process; their bytes do not depend on the data, so they are not per snapshot.
  */
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PUBLIC_DIR = path.join(PACKAGE_ROOT, 'public');
-const SWAGGER_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const SWAGGER_DIR = path.dirname(createRequire(path.join(PACKAGE_ROOT, 'package.json')).resolve('swagger-ui-dist/package.json'));
 
 export const JS_MEDIA_TYPE = 'text/javascript; charset=utf-8';
 const CSS_MEDIA_TYPE = 'text/css; charset=utf-8';

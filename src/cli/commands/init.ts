@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BusinessSchema, type Business } from '../../domain/business.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand } from '../command.js';
 
-/** The bundled demo, whose business gives the example values (from src/ and dist/ alike). */
-const DEMO_DATASET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'examples', 'demo', 'dataset.json');
+/** The bundled demo, whose business gives the example values. */
+const DEMO_DATASET = path.join(PACKAGE_ROOT, 'examples', 'demo', 'dataset.json');
 
 /** Every business field with the demo's values as examples; catalogs cut to two entries to edit. */
 export async function businessTemplate(): Promise<{ business: Omit<Business, 'taxonomy'> }> {

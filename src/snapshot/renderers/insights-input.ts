@@ -4,10 +4,14 @@ import { readFile } from 'node:fs/promises';
 import { SHIPPED_MODELS_DIR } from '../../absa-models.js';
 import type { Business } from '../../domain/business.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
+import { CODE_DIR } from '../../package-root.js';
 import type { TimeSlicer } from '../time-slice.js';
 
-/** The engine's own code: `src/insights/` from sources, `dist/insights/` from the build. */
-const ENGINE_DIR = new URL('../../insights/', import.meta.url);
+/**
+ * The engine's own code: `src/insights/` from sources, `dist/insights/` from the build (tsc's files,
+ * which the bundle leaves in place: the fingerprint does not depend on how the build is bundled).
+ */
+const ENGINE_DIR = new URL('insights/', CODE_DIR);
 
 function engineFiles(dir: URL): string[] {
   if (!existsSync(dir)) return [];

@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { PublishedView } from '../../domain/published-view.js';
 import type { AnalysisCacheStore, StoredAnalysis } from '../../domain/ports.js';
 import type { InsightsEngine } from '../../insights/engine.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
+import { CODE_DIR, FROM_SOURCE } from '../../package-root.js';
 import type { RenderOutput, SlowRenderer } from './document-renderer.js';
 import { insightsFingerprint, insightsInputHash } from './insights-input.js';
 import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
@@ -65,9 +65,9 @@ function output(view: PublishedView, body: string, inputHash?: string): RenderOu
  * tiny bootstrap registers tsx's loader first, since Node 20 does not pass `--import` hooks to workers.
  */
 function startWorker(taxonomies: Taxonomy[]): Worker {
-  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-  if (!fromSource) return new Worker(new URL('./insights-worker.js', import.meta.url), { workerData: { taxonomies } });
-  const entry = new URL('./insights-worker.ts', import.meta.url).href;
+  // The build bundles the worker as an entry of its own at the path tsc would give it (scripts/build.mjs).
+  if (!FROM_SOURCE) return new Worker(new URL('snapshot/renderers/insights-worker.js', CODE_DIR), { workerData: { taxonomies } });
+  const entry = new URL('snapshot/renderers/insights-worker.ts', CODE_DIR).href;
   const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(bootstrap, { eval: true, workerData: { taxonomies } });
 }
