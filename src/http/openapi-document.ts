@@ -146,6 +146,47 @@ export function onePerShape(doc: OpenApiObject): OpenApiObject {
   return { ...(rewriteRefs(renamed, orphans) as OpenApiObject), components: { ...renamed.components, schemas: finalSchemas } };
 }
 
+/**
+ * The order `components.schemas` lists the components in. The library lists them as zod's registry
+ * holds them, which is the order their modules happened to load: the bundled build (issue 15) loads them
+ * in another order than tsc's tree, which would change the document's bytes with the build. This is the
+ * order the document has always had; a component missing here comes after these, and a test requires
+ * every component to be listed.
+ */
+export const COMPONENT_ORDER: readonly string[] = [
+  'JsonRpcRequest',
+  'Issue',
+  'Problem',
+  'AggregateRating',
+  'Review',
+  'ReviewsDataset',
+  'JsonFeed',
+  'AspectInsight',
+  'EntityInsight',
+  'InsightsEntities',
+  'InsightsTopic',
+  'InsightsFaqEntry',
+  'InsightsSummary',
+  'Insights',
+  'SearchResult',
+  'SinceResult',
+  'ReviewResult',
+  'JsonRpcResponse',
+];
+
+/** `components.schemas` in COMPONENT_ORDER, then any others in the order they came. */
+export function inComponentOrder(doc: OpenApiObject): OpenApiObject {
+  const schemas = doc.components?.schemas;
+  if (!schemas) return doc;
+  const rank = (name: string) => {
+    const i = COMPONENT_ORDER.indexOf(name);
+    return i === -1 ? COMPONENT_ORDER.length : i;
+  };
+  // Array.prototype.sort is stable: unlisted names keep their relative order.
+  const ordered = Object.keys(schemas).sort((a, b) => rank(a) - rank(b));
+  return { ...doc, components: { ...doc.components, schemas: Object.fromEntries(ordered.map((n) => [n, schemas[n]])) } };
+}
+
 type Operation = { operationId?: string; requestBody?: { content?: Record<string, Record<string, unknown>> } };
 
 /** Request body examples (route schema key `bodyExample`) on every media type of the body. */
@@ -172,7 +213,10 @@ export function createOpenApiTransforms(): { transform: Transform; transformObje
     transform: createOpenApiTransform(bodyExamples),
     transformObject: (input) => {
       zodTransformObject ??= provider().createJsonSchemaTransformObject({});
-      return addBodyExamples(onePerShape(zodTransformObject(input) as OpenApiObject), bodyExamples) as ReturnType<TransformObject>;
+      return addBodyExamples(
+        inComponentOrder(onePerShape(zodTransformObject(input) as OpenApiObject)),
+        bodyExamples,
+      ) as ReturnType<TransformObject>;
     },
   };
 }

@@ -8,6 +8,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPONENT_ORDER, inComponentOrder } from '../../src/http/openapi-document.js';
 import { BASE_URL, createTestApp, header, json, request, type Answer } from './app-harness.js';
 
 const run = promisify(execFile);
@@ -186,6 +187,16 @@ describe('GET /.well-known/openapi.json', () => {
         for (const body of Object.values(op.requestBody?.content ?? {})) expect(body.example, `${label} request body`).toBeDefined();
       }
     }
+  });
+
+  it('lists its components in COMPONENT_ORDER, whatever order their modules loaded in', () => {
+    const names = Object.keys(doc.components.schemas);
+    expect(names.filter((n) => !COMPONENT_ORDER.includes(n))).toEqual([]);
+    expect(names).toEqual(COMPONENT_ORDER.filter((n) => names.includes(n)));
+    // A registry filled in another order (the bundle's) gives the same document.
+    const shuffled = [...names.slice(1), 'Unlisted', names[0]!];
+    const reordered = inComponentOrder({ components: { schemas: Object.fromEntries(shuffled.map((n) => [n, { title: n }])) } });
+    expect(Object.keys(reordered.components?.schemas ?? {})).toEqual([...names, 'Unlisted']);
   });
 
   it('has one component per shape and one media type key per content type', () => {
