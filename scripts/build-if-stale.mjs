@@ -1,17 +1,15 @@
 // `npm start`'s prestart: compile only when a source is newer than the last build (issue 14).
 // `tsc -b` can decide this too, but loading the compiler to find nothing to do costs ~0.7 s of a
 // 2 s start budget; comparing modification times costs a few milliseconds.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { markExecutable } from './mark-executable.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** tsc writes this on every build (tsconfig.build.json: incremental). */
 const stamp = path.join(root, 'dist', '.tsbuildinfo');
-const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => path.join(root, p));
+const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs'].map((p) => path.join(root, p));
 
 function newestMtime(file) {
   const stat = fs.statSync(file, { throwIfNoEntry: false });
@@ -25,10 +23,10 @@ function newestMtime(file) {
 const built = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 if (built === 0 || inputs.some((p) => newestMtime(p) > built)) {
   process.stderr.write(built === 0 ? 'building (no dist/ yet) ...\n' : 'sources changed since the last build: building ...\n');
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-  markExecutable(root);
+  // `npm run build`'s steps (tsc, the bundle), loaded only when there is something to build.
+  const { build } = await import('./build.mjs');
+  const status = await build(root);
+  if (status !== 0) process.exit(status);
   // An incremental build that found nothing to emit leaves the stamp as it was: mark it fresh.
   const now = new Date();
   fs.utimesSync(stamp, now, now);

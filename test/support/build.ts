@@ -42,7 +42,7 @@ async function acquire(timeoutMs: number): Promise<void> {
 }
 
 /**
- * `npm run build` (tsc -p tsconfig.build.json) when dist/ is missing or older than src/, once: test
+ * `npm run build` (scripts/build.mjs) when dist/ is missing or older than src/, once: test
  * files running in parallel take a lock, and those that get it after a build find dist/ fresh. An
  * incremental build rewrites only changed outputs, so the build info's time counts as the build's.
  */
@@ -53,9 +53,10 @@ export async function ensureBuilt(timeoutMs = 180_000): Promise<void> {
     const cliTime = await mtime(CLI);
     const built = cliTime === 0 ? 0 : Math.max(cliTime, await mtime(path.join(PACKAGE_ROOT, 'dist', '.tsbuildinfo')));
     if (built > (await newestSourceMtime(path.join(PACKAGE_ROOT, 'src')))) return;
-    const tsc = path.join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    // The same build as `npm run build`: tsc, then the bundle the CLI runs from (issue 15).
+    const build = path.join(PACKAGE_ROOT, 'scripts', 'build.mjs');
     const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [build], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -66,8 +67,6 @@ export async function ensureBuilt(timeoutMs = 180_000): Promise<void> {
       });
     });
     if (result.code !== 0) throw new Error(`npm run build failed (exit ${result.code}):\n${result.out}`);
-    // As `npm run build` does: `npx review-data` runs the file itself.
-    await fs.chmod(CLI, 0o755);
   } finally {
     await fs.rm(LOCK, { recursive: true, force: true });
   }
