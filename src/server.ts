@@ -107,7 +107,8 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       pollMs: config.SNAPSHOT_POLL_MS,
       onError: (err) => logger.warn({ err }, 'could not refresh the snapshot or render a document; serving the previous one'),
     });
-    await snapshots.start();
+    // The first snapshot reads every published review (issue 15, start-up).
+    await database.readingAll(() => snapshots.start());
     // PostgreSQL: every committed write NOTIFYs; refresh at once instead of waiting for the next poll,
     // which stays as the safety net. SQLite has no notifications: the poll is a cheap counter read.
     // Its module loads the PostgreSQL driver: imported in that mode only (issue 14).

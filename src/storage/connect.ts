@@ -23,6 +23,11 @@ export interface DatabaseHandle {
   /** The location, for logs: a file path or a URL without its password. */
   describe: string;
   close(): Promise<void>;
+  /**
+   * Runs `work`, which reads most of the database once (the first snapshot at start-up), the way that
+   * costs least: SQLite maps the file into memory for its duration (below); PostgreSQL just runs it.
+   */
+  readingAll<T>(work: () => Promise<T>): Promise<T>;
   /** SQLite only: a consistent copy of the database while others read and write (the online backup API). */
   backup?(file: string): Promise<void>;
 }
@@ -141,6 +146,9 @@ function openNative(file: string, options: OpenOptions): SqliteDatabase.Database
   }
 }
 
+/** Larger than any database this service holds (100,000 reviews are about 330 MB); SQLite caps it at 2 GB. */
+const READ_ALL_MMAP_BYTES = 1 << 30;
+
 function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
   const native = openNative(file, options);
   // WAL lets the server read while an `import` in another process writes; a writer waits for the lock
@@ -156,6 +164,19 @@ function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
     dialect: 'sqlite',
     describe: file,
     close: () => db.destroy(),
+    async readingAll(work) {
+      // Issue 15, start-up: the first snapshot reads every published row. Through SQLite's memory map
+      // the pages are not copied into its page cache by one read() call each: at 10,000 reviews the
+      // read took about half the CPU (user 150 → 80 ms, system 100 → 30 ms, in a fresh process). Mapped
+      // pages count towards the resident size while mapped (about 20 MB at 10k), so the map is dropped
+      // again afterwards (mmap_size 0 unmaps at the next statement). Writes never go through it.
+      native.pragma(`mmap_size = ${READ_ALL_MMAP_BYTES}`);
+      try {
+        return await work();
+      } finally {
+        native.pragma('mmap_size = 0');
+      }
+    },
     async backup(target) {
       // SQLite's online backup copies pages in steps, so the server keeps reading and writing meanwhile,
       // and the copy is one consistent state of the database.
@@ -180,7 +201,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-  return { db, dialect: 'postgres', describe: safe, close: () => db.destroy() };
+  return { db, dialect: 'postgres', describe: safe, close: () => db.destroy(), readingAll: (work) => work() };
 }
 
 /** Opens the database named by DATABASE_URL and brings its schema up to date. */
