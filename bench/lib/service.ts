@@ -73,6 +73,8 @@ export interface ServeOptions {
   /** Extra node flags for the server (e.g. --cpu-prof). */
   nodeArgs?: string[];
   timeoutMs?: number;
+  /** Extra environment for the server (e.g. SEARCH_CACHE_BYTES=0). */
+  env?: Record<string, string>;
 }
 
 export async function startService(options: ServeOptions): Promise<RunningService> {
@@ -85,6 +87,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     HOST,
     LOG_LEVEL: options.logLevel ?? 'warn',
     DEMO_ON_EMPTY: 'false',
+    ...options.env,
   };
   const child = startChild(process.execPath, [...(options.nodeArgs ?? []), cli(), 'serve'], env, (line) => {
     if (listeningAt !== null || !line.startsWith('{')) return;
