@@ -194,8 +194,8 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
               size,
               '`/reviews.json` 304',
               0.8,
-              { url: service.base + '/reviews.json', headers: inm, expect: '3xx' },
-              { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx' },
+              { url: service.base + '/reviews.json', headers: inm, expect: '3xx', cpuPid: service.child.process.pid },
+              { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx', cpuPid: baseline.child.process.pid },
               'baseline',
             )),
           );
