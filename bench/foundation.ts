@@ -4,7 +4,7 @@
  * also beside json-server 0.17 over the same reviews.
  *
  *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
- *     [--startups 3] [--cases dataset200,dataset304,search,json-server | none] [--cpu-prof DIR]
+ *     [--startups 3] [--cases dataset200,dataset304,search,search-uncached,json-server | none] [--cpu-prof DIR]
  *
  * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
  * markdown and to bench/results/ as JSON.
@@ -18,7 +18,7 @@ import { createTempDir, writeLargeDataset, type TempDir } from './lib/dataset.js
 import { startJsonServer } from './lib/json-server.js';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
 import { stopAllChildren } from './lib/processes.js';
-import { importDataset, ROOT, sqliteUrl, startService, waitForInsights } from './lib/service.js';
+import { importDataset, ROOT, sqliteUrl, startService, waitForIdle, waitForInsights } from './lib/service.js';
 
 const { values } = parseArgs({
   options: {
@@ -28,7 +28,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '1' },
     startups: { type: 'string', default: '3' },
-    cases: { type: 'string', default: 'dataset200,dataset304,search,json-server' },
+    cases: { type: 'string', default: 'dataset200,dataset304,search,search-uncached,json-server' },
     // A 66 MB /reviews.json (100k reviews) takes seconds per response: fewer connections give more,
     // shorter-waiting samples in the same time.
     'dataset-connections': { type: 'string', default: '10' },
@@ -44,7 +44,7 @@ const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const startups = Number(values.startups);
 const cases = new Set(values.cases.split(','));
-const LOAD_CASES = ['dataset200', 'dataset304', 'search', 'json-server'];
+const LOAD_CASES = ['dataset200', 'dataset304', 'search', 'search-uncached', 'json-server'];
 const datasetConnections = Number(values['dataset-connections']);
 if (
   sizes.some((n) => !Number.isInteger(n) || n < 1) ||
@@ -159,6 +159,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
     });
     try {
       log(`${size}: insights ready ${await waitForInsights(service)} ms after the first 200`);
+      log(`${size}: background work done ${await waitForIdle(service)} ms later`);
       const doc = (await (await fetch(`${service.base}/reviews.json`)).json()) as Published;
       const tech = doc.business.technicians[0];
       if (!tech) throw new Error('the dataset has no technicians');
@@ -193,8 +194,8 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
               size,
               '`/reviews.json` 304',
               0.8,
-              { url: service.base + '/reviews.json', headers: inm, expect: '3xx' },
-              { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx' },
+              { url: service.base + '/reviews.json', headers: inm, expect: '3xx', cpuPid: service.child.process.pid },
+              { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx', cpuPid: baseline.child.process.pid },
               'baseline',
             )),
           );
@@ -209,6 +210,26 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
               'baseline',
             )),
           );
+        // The same search on a server that caches no search answer: what a query costs the first time
+        // it is asked (the case above repeats one query, so after the warm-up it is a cache hit).
+        if (cases.has('search-uncached')) {
+          const uncached = await startService({ databaseUrl: db, timeoutMs: 600_000, env: { SEARCH_CACHE_BYTES: '0' } });
+          try {
+            await waitForIdle(uncached);
+            comparisons.push(
+              ...(await compare(
+                size,
+                'search, mixed filters, uncached',
+                0.5,
+                { url: uncached.base + searchUrl, cpuPid: uncached.child.process.pid },
+                { url: baseline.base + searchUrl, cpuPid: baseline.child.process.pid },
+                'baseline',
+              )),
+            );
+          } finally {
+            await uncached.stop();
+          }
+        }
       } finally {
         await baseline.stop();
       }

@@ -60,6 +60,8 @@ export const ConfigSchema = z
     MAX_CONNECTIONS_PER_ADDRESS: int(0).default(128),
     /** Memory the cached since answers of one snapshot may take. */
     SINCE_CACHE_BYTES: int(0).default(32 * 1024 * 1024),
+    /** Memory the cached search answers of one snapshot may take. */
+    SEARCH_CACHE_BYTES: int(0).default(8 * 1024 * 1024),
     /**
      * Behind a load balancer: which proxies' X-Forwarded-For to believe, so per-address limits see the
      * client, not the proxy. `true` (any) or comma-separated addresses/CIDRs; unset: none.

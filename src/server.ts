@@ -6,7 +6,7 @@ import type { ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
-import { setSinceCacheBudget } from './snapshot/queries.js';
+import { setSearchCacheBudget, setSinceCacheBudget } from './snapshot/queries.js';
 import { createMetricSources } from './storage/ops-queries.js';
 import { openDocumentCache } from './snapshot/document-cache.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
@@ -80,6 +80,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     );
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
+    setSearchCacheBudget(config.SEARCH_CACHE_BYTES);
     const builder = createSnapshotBuilder({
       store,
       urls,

@@ -54,6 +54,25 @@ export async function waitForInsights(service: RunningService, timeoutMs = 600_0
   return Date.now() - started;
 }
 
+/**
+ * Waits until the server is quiet: less than `maxShare` of one core over a one-second window. After the
+ * first insights of a fresh import the server still writes per-review analyses and public JSON back in
+ * the background (minutes of CPU at 100k): a steady-state measurement must not share the CPU with that
+ * one-time work. Returns the ms waited.
+ */
+export async function waitForIdle(service: RunningService, maxShare = 0.05, timeoutMs = 600_000): Promise<number> {
+  const pid = service.child.process.pid;
+  const started = Date.now();
+  if (pid === undefined || processCpuMs(pid) === null) return 0;
+  for (;;) {
+    const before = processCpuMs(pid)!;
+    await new Promise((r) => setTimeout(r, 1000));
+    const used = processCpuMs(pid)! - before;
+    if (used <= 1000 * maxShare) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`the server did not go quiet within ${timeoutMs} ms`);
+  }
+}
+
 export interface RunningService {
   child: Child;
   base: string;
@@ -73,6 +92,8 @@ export interface ServeOptions {
   /** Extra node flags for the server (e.g. --cpu-prof). */
   nodeArgs?: string[];
   timeoutMs?: number;
+  /** Extra environment for the server (e.g. SEARCH_CACHE_BYTES=0). */
+  env?: Record<string, string>;
 }
 
 export async function startService(options: ServeOptions): Promise<RunningService> {
@@ -85,6 +106,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     HOST,
     LOG_LEVEL: options.logLevel ?? 'warn',
     DEMO_ON_EMPTY: 'false',
+    ...options.env,
   };
   const child = startChild(process.execPath, [...(options.nodeArgs ?? []), cli(), 'serve'], env, (line) => {
     if (listeningAt !== null || !line.startsWith('{')) return;

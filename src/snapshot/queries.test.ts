@@ -5,7 +5,7 @@ import type { DatasetState } from '../domain/ports.js';
 import { SORTS, type SearchParams } from '../domain/search-params.js';
 import { withDecodedCursor } from '../domain/search-query.js';
 import { createServiceUrls } from '../domain/urls.js';
-import { searchRepresentation, searchReviews } from './queries.js';
+import { DEFAULT_SEARCH_CACHE_BYTES, searchCacheBytes, searchRepresentation, searchReviews, setSearchCacheBudget } from './queries.js';
 import { buildSnapshot } from './snapshot.js';
 
 const business = BusinessSchema.parse({ id: 'b', name: 'B', technicians: [{ id: 'ann', name: 'Ann Lee', aliases: ['Ann'] }] });
@@ -74,6 +74,28 @@ describe('search answers (issue 15)', () => {
         expect(a.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('a cached answer is the answer computed afresh, whatever was asked before on the snapshot', async () => {
+    await fc.assert(
+      fc.asyncProperty(texts, fc.array(paramsArb, { minLength: 1, maxLength: 12 }), async (t, asked) => {
+        const snapshot = await snapshotOf(t);
+        for (const params of asked) {
+          const cached = searchRepresentation(snapshot, params);
+          setSearchCacheBudget(0);
+          try {
+            const fresh = searchRepresentation(snapshot, params);
+            expect(fresh).not.toBe(cached);
+            expect(cached.body.equals(fresh.body)).toBe(true);
+            expect(cached.etag).toBe(fresh.etag);
+          } finally {
+            setSearchCacheBudget(DEFAULT_SEARCH_CACHE_BYTES);
+          }
+        }
+        expect(searchCacheBytes(snapshot)).toBeGreaterThan(0);
+      }),
+      { numRuns: 100 },
     );
   });
 });

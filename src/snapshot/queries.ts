@@ -4,6 +4,7 @@ import { projectReviewJson } from '../domain/review-fields.js';
 import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, createRepresentationWithEtag, type Representation } from './rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import { createAnswerCache } from './answer-cache.js';
 import { joinAnswer, type ReviewBytes } from './review-bytes.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -34,12 +35,7 @@ function searchParts(snapshot: Snapshot, query: SearchQuery): { positions: numbe
 }
 
 function searchBody(snapshot: Snapshot, positions: readonly number[], envelope: string): Buffer {
-  const bytes = snapshot.reviewBytes;
-  return joinAnswer(
-    '{"reviews":[',
-    positions.map((p) => bytes.bytes(p)),
-    envelope,
-  );
+  return snapshot.reviewBytes.join('{"reviews":[', positions, envelope);
 }
 
 export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
@@ -71,17 +67,60 @@ function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
  * same reviews (by digest) and the same envelope are the same bytes: the tag hashes the digests and the
  * envelope (a few hundred bytes instead of tens of kilobytes). It is equal on every replica and after
  * restarts (contract §4), and a search whose reviews did not change keeps its tag when others do.
+ * Answers are cached per snapshot by their parameters (SEARCH_CACHE_BYTES): the same snapshot and the
+ * same parameters always give the same bytes, and clients repeat searches (a page's filters, polling).
  */
 export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Representation {
-  const { positions, envelope } = searchParts(snapshot, query);
-  const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
-  return createRepresentationWithEtag(
-    searchBody(snapshot, positions, envelope),
-    JSON_MEDIA_TYPE,
-    etag,
-    snapshot.publishedAt,
-    snapshot.publishedWeak,
-  );
+  return searchCache.get(snapshot, searchKey(query), () => {
+    const { positions, envelope } = searchParts(snapshot, query);
+    const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
+    return createRepresentationWithEtag(
+      searchBody(snapshot, positions, envelope),
+      JSON_MEDIA_TYPE,
+      etag,
+      snapshot.publishedAt,
+      snapshot.publishedWeak,
+    );
+  });
+}
+
+export const DEFAULT_SEARCH_CACHE_BYTES = 8 * 1024 * 1024;
+let searchBudget = DEFAULT_SEARCH_CACHE_BYTES;
+const searchCache = createAnswerCache<Representation>(() => searchBudget);
+
+/** SEARCH_CACHE_BYTES (README "Limits"); 0 turns the cache off. */
+export function setSearchCacheBudget(bytes: number): void {
+  searchBudget = bytes;
+}
+
+/** The byte budget of search answers per snapshot, for the caches in front of this one. */
+export function searchCacheBudget(): number {
+  return searchBudget;
+}
+
+/** Bytes the search cache of `snapshot` holds now (tests and metrics). */
+export function searchCacheBytes(snapshot: Snapshot): number {
+  return searchCache.bytes(snapshot);
+}
+
+/**
+ * Every parameter that shapes a search answer, in one fixed order: two queries with the same key get
+ * the same bytes. Values are kept as given (the answer echoes them in `filters`); the decoded cursor
+ * follows from `cursor` and `sort`.
+ */
+function searchKey(q: SearchQuery): string {
+  return JSON.stringify([
+    q.rating,
+    q.min_rating,
+    q.since,
+    q.until,
+    q.query,
+    q.mentions_technician,
+    q.mentions_service,
+    q.limit,
+    q.sort,
+    q.cursor,
+  ]);
 }
 
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */
@@ -126,13 +165,11 @@ export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): {
 
 /**
  * Since answers can be large (the whole dataset for an old date) and polling clients ask for the same
- * date again and again, so they are cached per snapshot, within a byte budget rather than a count: 64
- * old dates at 50k reviews used to keep 1.7 GB (issue 11, M3). Least recently used answers go first; an
- * answer larger than the whole budget is served but not kept.
+ * date again and again, so they are cached per snapshot within a byte budget (answer-cache.ts).
  */
 export const DEFAULT_SINCE_CACHE_BYTES = 32 * 1024 * 1024;
 let sinceBudget = DEFAULT_SINCE_CACHE_BYTES;
-const sinceCaches = new WeakMap<Snapshot, { entries: Map<string, Representation>; bytes: number }>();
+const sinceCache = createAnswerCache<Representation>(() => sinceBudget);
 
 /** SINCE_CACHE_BYTES (README "Limits"); 0 turns the cache off. */
 export function setSinceCacheBudget(bytes: number): void {
@@ -141,29 +178,11 @@ export function setSinceCacheBudget(bytes: number): void {
 
 /** Bytes the since cache of `snapshot` holds now (tests and metrics). */
 export function sinceCacheBytes(snapshot: Snapshot): number {
-  return sinceCaches.get(snapshot)?.bytes ?? 0;
+  return sinceCache.bytes(snapshot);
 }
 
 export function reviewsSince(snapshot: Snapshot, date: string): Representation {
-  let cache = sinceCaches.get(snapshot);
-  if (!cache) sinceCaches.set(snapshot, (cache = { entries: new Map(), bytes: 0 }));
-  const hit = cache.entries.get(date);
-  if (hit) {
-    cache.entries.delete(date);
-    cache.entries.set(date, hit); // most recently used last
-    return hit;
-  }
-  const rep = answerRepresentation(snapshot, sinceAnswer(snapshot, date).body);
-  const size = rep.body.length;
-  if (size > sinceBudget) return rep;
-  for (const [key, old] of cache.entries) {
-    if (cache.bytes + size <= sinceBudget) break;
-    cache.entries.delete(key);
-    cache.bytes -= old.body.length;
-  }
-  cache.entries.set(date, rep);
-  cache.bytes += size;
-  return rep;
+  return sinceCache.get(snapshot, date, () => answerRepresentation(snapshot, sinceAnswer(snapshot, date).body));
 }
 
 /**

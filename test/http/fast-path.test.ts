@@ -177,4 +177,21 @@ describe('a search over a connection', () => {
       ['/api/reviews/search', 'GET', 200],
     ]);
   });
+
+  it('answers a repeated search from its cache, and a new snapshot from that snapshot', async () => {
+    const path = '/api/reviews/search?limit=100&sort=oldest';
+    const first = await get(path, {});
+    expect(await get(path, {})).toEqual(first);
+    const before = snapshot;
+    const state = fixtureState();
+    try {
+      snapshot = await renderSnapshot({ ...state, reviews: state.reviews.slice(1) }, before.view.urls, createDocumentRenderers().list);
+      const after = await get(path, {});
+      expect(after).toEqual(await viaFastify(path, {}));
+      expect(after.body).not.toBe(first.body);
+    } finally {
+      snapshot = before;
+    }
+    expect(await get(path, {})).toEqual(first);
+  });
 });

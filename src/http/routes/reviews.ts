@@ -7,7 +7,16 @@ import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../..
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
 import { withDecodedCursor } from '../../domain/search-query.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
-import { answerRepresentation, findReview, reviewsSince, searchRepresentation, sinceDateIssue } from '../../snapshot/queries.js';
+import { createAnswerCache } from '../../snapshot/answer-cache.js';
+import {
+  answerRepresentation,
+  findReview,
+  reviewsSince,
+  searchCacheBudget,
+  searchRepresentation,
+  sinceDateIssue,
+} from '../../snapshot/queries.js';
+import type { Representation } from '../../snapshot/rendered-document.js';
 import { isNotModified } from '../conditional.js';
 import { fastPathsOf, type FastAnswer } from '../fast-path.js';
 import { negotiateCoding } from '../negotiation.js';
@@ -100,9 +109,12 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
  * cost of sending its bytes) with the status, headers and body of the handler above. What it declines
  * goes the full way: invalid parameters (the problem answer), a compressed answer (encoded
  * asynchronously), a method other than GET or HEAD. The query string is parsed by the parser Fastify's
- * router uses, so a repeated or bracketed parameter reads the same on both paths.
+ * router uses, so a repeated or bracketed parameter reads the same on both paths. Answers are also kept
+ * by their exact query string with their headers (within SEARCH_CACHE_BYTES, beside the search cache,
+ * which holds the same answers), so a repeated request is a lookup and a write.
  */
 function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
+  const prepared = createAnswerCache<Prepared>(searchCacheBudget);
   return (request, response, common) => {
     const method = request.method;
     if (method !== 'GET' && method !== 'HEAD') return 0;
@@ -110,28 +122,47 @@ function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
     if (acceptEncoding !== undefined && negotiateCoding(acceptEncoding) !== null) return 0;
     const url = request.url!;
     const q = url.indexOf('?');
-    const raw = q === -1 ? {} : (parseQueryString(url.slice(q + 1)) as Record<string, unknown>);
-    const parsed = withDecodedCursor(parseSearchQuery(raw));
-    if (!parsed.ok) return 0;
-    const rep = searchRepresentation(snapshots.current(), parsed.value);
-    const headers: Record<string, string> = {
-      ...common,
-      vary: 'Accept-Encoding',
-      'cache-control': CACHE_CONTROL,
-      'last-modified': httpDate(rep),
-    };
-    if (isNotModified(request.headers, rep)) {
-      headers.etag = rep.etag;
-      if (method === 'HEAD') headers['content-length'] = '0';
-      response.writeHead(304, headers).end();
+    const queryString = q === -1 ? '' : url.slice(q + 1);
+    const snapshot = snapshots.current();
+    let answer = prepared.peek(snapshot, queryString);
+    if (!answer) {
+      const parsed = withDecodedCursor(
+        parseSearchQuery(queryString === '' ? {} : (parseQueryString(queryString) as Record<string, unknown>)),
+      );
+      if (!parsed.ok) return 0;
+      answer = prepare(searchRepresentation(snapshot, parsed.value), common);
+      prepared.put(snapshot, queryString, answer);
+    }
+    if (isNotModified(request.headers, answer.rep)) {
+      response.writeHead(304, method === 'HEAD' ? answer.notModifiedHead : answer.notModified).end();
       return 304;
     }
-    headers['content-type'] = rep.contentType;
-    headers.etag = rep.etag;
-    headers['content-length'] = String(rep.body.length);
-    if (method === 'HEAD') response.writeHead(200, headers).end();
-    else response.writeHead(200, headers).end(rep.body);
+    response.writeHead(200, answer.ok);
+    if (method === 'HEAD') response.end();
+    else response.end(answer.body);
     return 200;
+  };
+}
+
+/** A search answer with the headers of its 200 and 304, in the order sendRepresentation writes them. */
+interface Prepared {
+  body: Buffer;
+  rep: Representation;
+  ok: Readonly<Record<string, string>>;
+  notModified: Readonly<Record<string, string>>;
+  notModifiedHead: Readonly<Record<string, string>>;
+}
+
+function prepare(rep: Representation, common: Readonly<Record<string, string>>): Prepared {
+  const shared = { ...common, vary: 'Accept-Encoding', 'cache-control': CACHE_CONTROL, 'last-modified': httpDate(rep) };
+  const notModified = { ...shared, etag: rep.etag };
+  return {
+    body: rep.body,
+    rep,
+    ok: { ...shared, 'content-type': rep.contentType, etag: rep.etag, 'content-length': String(rep.body.length) },
+    notModified,
+    // Fastify ends a HEAD answer with the length of its (empty) payload.
+    notModifiedHead: { ...notModified, 'content-length': '0' },
   };
 }
 

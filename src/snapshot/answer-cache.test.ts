@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { createAnswerCache } from './answer-cache.js';
+import { createRepresentation, type Representation } from './rendered-document.js';
+import type { Snapshot } from './snapshot.js';
+
+// The cache only keys on the snapshot's identity.
+const snapshot = () => ({}) as Snapshot;
+const answer = (bytes: number) => createRepresentation(Buffer.alloc(bytes, 0x61), 'application/json', 0);
+const cacheOf = (bytes: number) => {
+  const budget = { bytes };
+  return { budget, cache: createAnswerCache<Representation>(() => budget.bytes) };
+};
+
+describe('answers cached per snapshot within a byte budget', () => {
+  it('computes once per key and snapshot, and again for another snapshot', () => {
+    const { cache } = cacheOf(10_000);
+    const a = snapshot();
+    let computed = 0;
+    const compute = () => (computed++, answer(100));
+    const first = cache.get(a, 'k', compute);
+    expect(cache.get(a, 'k', compute)).toBe(first);
+    expect(computed).toBe(1);
+    expect(cache.get(snapshot(), 'k', compute)).not.toBe(first);
+    expect(computed).toBe(2);
+    expect(cache.bytes(a)).toBe(100 + 2);
+  });
+
+  it('drops the least recently used answers to stay within the budget', () => {
+    const { cache } = cacheOf(350);
+    const s = snapshot();
+    const x = cache.get(s, 'x', () => answer(100));
+    cache.get(s, 'y', () => answer(100));
+    cache.get(s, 'z', () => answer(100));
+    expect(cache.get(s, 'x', () => answer(100))).toBe(x); // x is now the most recent: y goes next
+    cache.get(s, 'w', () => answer(100));
+    expect(cache.bytes(s)).toBeLessThanOrEqual(350);
+    expect(cache.get(s, 'x', () => answer(100))).toBe(x);
+    const y = cache.get(s, 'y', () => answer(100));
+    expect(cache.get(s, 'y', () => answer(1))).toBe(y);
+  });
+
+  it('serves an answer larger than the budget without keeping it, and keeps nothing at budget 0', () => {
+    const { cache, budget } = cacheOf(50);
+    const s = snapshot();
+    expect(cache.get(s, 'big', () => answer(100)).body.length).toBe(100);
+    expect(cache.bytes(s)).toBe(0);
+    budget.bytes = 0;
+    cache.get(s, 'small', () => answer(1));
+    expect(cache.bytes(s)).toBe(0);
+    budget.bytes = 1000;
+    cache.put(s, 'kept', answer(10));
+    expect(cache.peek(s, 'kept')).toBeDefined();
+    budget.bytes = 0;
+    expect(cache.peek(s, 'kept')).toBeUndefined();
+  });
+
+  it('replaces the answer of a key put again, counting it once', () => {
+    const { cache } = cacheOf(1000);
+    const s = snapshot();
+    cache.put(s, 'k', answer(100));
+    const second = answer(200);
+    cache.put(s, 'k', second);
+    expect(cache.peek(s, 'k')).toBe(second);
+    expect(cache.bytes(s)).toBe(200 + 2);
+  });
+});
