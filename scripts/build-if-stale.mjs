@@ -27,7 +27,4 @@ if (built === 0 || inputs.some((p) => newestMtime(p) > built)) {
   const { build } = await import('./build.mjs');
   const status = await build(root);
   if (status !== 0) process.exit(status);
-  // An incremental build that found nothing to emit leaves the stamp as it was: mark it fresh.
-  const now = new Date();
-  fs.utimesSync(stamp, now, now);
 }
