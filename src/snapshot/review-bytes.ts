@@ -51,6 +51,13 @@ function reviewBytes(document: Buffer, starts: Uint32Array, ends: Uint32Array): 
 }
 
 /**
+ * Encodes the new reviews' JSON: `encodeInto` a view of the document is about ten times as fast as
+ * `Buffer#write` at an offset (issue 15, start-up: 100,000 reviews, 70 MB, 450 → 40 ms of CPU), with the
+ * same bytes (both write a lone surrogate as U+FFFD, which JSON.stringify never leaves unescaped).
+ */
+const UTF8 = new TextEncoder();
+
+/**
  * `head + sources.join(',') + tail` as one buffer sized up front, with each source's offsets, yielding
  * to the event loop between slices when a slicer is given (issue 11, M2). Encoding the joined string
  * instead cost ten times as much at 50k reviews (a flattened rope, widened to two-byte as soon as one
@@ -78,7 +85,7 @@ export async function writeReviewBytes(
     if (i > 0) document[at++] = 0x2c; // ','
     const s = sources[i]!;
     starts[i] = at;
-    at += typeof s === 'string' ? document.write(s, at, ends[i]!, 'utf8') : s.copy(document, at);
+    at += typeof s === 'string' ? UTF8.encodeInto(s, document.subarray(at, at + ends[i]!)).written : s.copy(document, at);
     ends[i] = at;
     if ((i & 255) === 255 && slicer?.due()) await slicer.pause();
   }
