@@ -1,7 +1,8 @@
 import { classifyInboundRequest, type JSONRPCRequest, type MessageClassification, type Server } from '@modelcontextprotocol/server';
-import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { LegacyAnswer } from './legacy-handler.js';
 import { ModernDispatchTransport } from './modern-dispatch-transport.js';
+import { replyBytes } from './reply-bytes.js';
 import type { ServerInstanceOptions } from './server-factory.js';
 
 const MODERN = '2026-07-28';
@@ -59,8 +60,9 @@ export function createModernToolCalls(deps: {
     async handle(call: { request: JSONRPCRequest; classification: MessageClassification }): Promise<LegacyAnswer | undefined> {
       if (!(bound ?? (await binding))) return undefined;
       const reply = await transport.dispatch(call.request, call.classification);
-      // The per-request transport's answer to a handler's result or error: 200, JSON (MCP 2026-07-28 §Transports).
-      return reply && { status: 200, headers: { 'content-type': BARE_JSON_MEDIA_TYPE }, body: JSON.stringify(reply) };
+      // The per-request transport's answer to a handler's result or error: 200, JSON (MCP 2026-07-28 §Transports),
+      // typed as Fastify typed it when it was a string.
+      return reply && { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: replyBytes(reply) };
     },
 
     async close(): Promise<void> {

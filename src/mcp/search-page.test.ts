@@ -6,9 +6,9 @@ import { REVIEW_FIELDS } from '../domain/review-fields.js';
 import { SORTS, type SearchParams } from '../domain/search-params.js';
 import { withDecodedCursor } from '../domain/search-query.js';
 import { createServiceUrls } from '../domain/urls.js';
-import { searchReviews } from '../snapshot/queries.js';
+import { DEFAULT_SEARCH_CACHE_BYTES, searchReviews, setSearchCacheBudget } from '../snapshot/queries.js';
 import { buildSnapshot } from '../snapshot/snapshot.js';
-import { searchPage } from './search-page.js';
+import { keptSearchPage } from './search-page.js';
 
 const business = BusinessSchema.parse({ id: 'b', name: 'B', technicians: [{ id: 'ann', name: 'Ann Lee', aliases: ['Ann'] }] });
 const review = (id: string, day: number, rating: number, text: string) => ({
@@ -62,7 +62,7 @@ describe('MCP search_reviews answers (issue 15)', () => {
             reviews: Record<string, unknown>[];
             next_cursor: string | null;
           };
-          const { json, structured } = searchPage(snapshot, query.value, fields && new Set(fields));
+          const { json, structured } = keptSearchPage(snapshot, query.value, fields);
           expect(JSON.stringify(structured)).toBe(json);
           if (!fields) expect(json).toBe(searchReviews(snapshot, query.value).json);
           else {
@@ -72,6 +72,27 @@ describe('MCP search_reviews answers (issue 15)', () => {
           }
           cursor = rest.next_cursor ?? undefined;
           if (!cursor) break;
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a kept answer is the answer computed afresh, whatever was asked before on the snapshot', async () => {
+    await fc.assert(
+      fc.asyncProperty(texts, fc.array(fc.tuple(paramsArb, fieldsArb), { minLength: 1, maxLength: 12 }), async (t, asked) => {
+        const snapshot = await snapshotOf(t);
+        for (const [params, fields] of asked) {
+          const kept = keptSearchPage(snapshot, params, fields);
+          expect(keptSearchPage(snapshot, params, fields)).toBe(kept);
+          setSearchCacheBudget(0);
+          try {
+            const fresh = keptSearchPage(snapshot, params, fields);
+            expect(fresh).not.toBe(kept);
+            expect(fresh.json).toBe(kept.json);
+          } finally {
+            setSearchCacheBudget(DEFAULT_SEARCH_CACHE_BYTES);
+          }
         }
       }),
       { numRuns: 100 },

@@ -1,7 +1,10 @@
 import type { Review } from '../domain/review.js';
 import type { SearchQuery } from '../domain/search-query.js';
+import { createAnswerCache } from '../snapshot/answer-cache.js';
+import { searchCacheBudget } from '../snapshot/queries.js';
 import { joinAnswer } from '../snapshot/review-bytes.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { answerBytes } from './reply-bytes.js';
 
 /** A tool's answer twice: its JSON text, and the same value as an object for `structuredContent`. */
 export interface StructuredAnswer {
@@ -47,4 +50,40 @@ export function searchPage(snapshot: Snapshot, query: SearchQuery, fields?: Read
     envelope,
   ).toString('utf8');
   return { json, structured };
+}
+
+/** A kept search answer: its value and text, and their bytes for replyBytes (`body`, for the cache's size). */
+export interface KeptAnswer extends StructuredAnswer {
+  body: Buffer;
+}
+
+// Beside REST's search cache, with the same budget (SEARCH_CACHE_BYTES); the text's string is held too.
+const kept = createAnswerCache<KeptAnswer>(searchCacheBudget);
+
+/** Every argument that shapes the answer, in one fixed order (the decoded cursor follows from cursor and sort). */
+function searchKey(q: SearchQuery, fields: readonly string[] | undefined): string {
+  return JSON.stringify([
+    q.rating,
+    q.min_rating,
+    q.since,
+    q.until,
+    q.query,
+    q.mentions_technician,
+    q.mentions_service,
+    q.limit,
+    q.sort,
+    q.cursor,
+    fields,
+  ]);
+}
+
+/**
+ * searchPage, kept per snapshot for the same arguments as REST keeps its answers (issue 15): a repeated
+ * search costs a lookup, and its reply is copied from bytes made once (reply-bytes.ts).
+ */
+export function keptSearchPage(snapshot: Snapshot, query: SearchQuery, fields?: readonly string[]): StructuredAnswer {
+  return kept.get(snapshot, searchKey(query, fields), () => {
+    const answer = searchPage(snapshot, query, fields && new Set(fields));
+    return { ...answer, body: answerBytes(answer.structured, answer.json).all };
+  });
 }

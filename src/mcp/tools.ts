@@ -19,7 +19,8 @@ import { InsightsDocumentSchema, InsightsSectionNameSchema, type InsightsDocumen
 import { pickInsightsSection } from '../insights/sections.js';
 import { findReview, sinceDateIssue, sincePage } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import { searchPage } from './search-page.js';
+import { answerBytes } from './reply-bytes.js';
+import { keptSearchPage } from './search-page.js';
 
 /**
  * What a tool call produced: the JSON text of a result, with the same value as an object when the tool
@@ -124,7 +125,9 @@ export function createTools(): ToolDefinition[] {
         let answer = businessAnswers.get(snapshot);
         if (answer === undefined) {
           const structured = { business: snapshot.view.business, aggregate_rating: snapshot.view.aggregate };
-          answer = { json: JSON.stringify(structured), structured };
+          const json = JSON.stringify(structured);
+          answerBytes(structured, json);
+          answer = { json, structured };
           businessAnswers.set(snapshot, answer);
         }
         return { ok: true, ...answer };
@@ -146,7 +149,8 @@ export function createTools(): ToolDefinition[] {
         const parsed = withDecodedCursor(params);
         if (!parsed.ok || (fields && !fields.success))
           return invalid([...(parsed.ok ? [] : parsed.issues), ...(fields?.error ? toIssues(fields.error, ['fields']) : [])]);
-        return { ok: true, ...searchPage(snapshot, parsed.value, fieldSet(fields?.data)) };
+        const { json, structured } = keptSearchPage(snapshot, parsed.value, fields?.data);
+        return { ok: true, json, structured };
       },
     },
     {

@@ -47,6 +47,8 @@ describe('MCP 2026-07-28 tool calls', () => {
       new Request('http://127.0.0.1/mcp', { method: 'POST', headers: headers(name), body: JSON.stringify(body) }),
     );
     expect(ours.statusCode).toBe(theirs.status);
+    // The type Fastify gave these answers as strings (contract §4's JSON type), kept now that they are bytes.
+    expect(ours.headers['content-type']).toBe('application/json; charset=utf-8');
     // Byte for byte: the same SDK encoding, and structuredContent serialized as the SDK serializes it.
     expect(ours.body).toBe(await theirs.text());
     expect(ours.headers['mcp-session-id']).toBeUndefined();
