@@ -18,7 +18,7 @@ import { createTempDir, writeLargeDataset, type TempDir } from './lib/dataset.js
 import { startJsonServer } from './lib/json-server.js';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
 import { stopAllChildren } from './lib/processes.js';
-import { importDataset, ROOT, sqliteUrl, startService, waitForInsights } from './lib/service.js';
+import { importDataset, ROOT, sqliteUrl, startService, waitForIdle, waitForInsights } from './lib/service.js';
 
 const { values } = parseArgs({
   options: {
@@ -159,6 +159,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
     });
     try {
       log(`${size}: insights ready ${await waitForInsights(service)} ms after the first 200`);
+      log(`${size}: background work done ${await waitForIdle(service)} ms later`);
       const doc = (await (await fetch(`${service.base}/reviews.json`)).json()) as Published;
       const tech = doc.business.technicians[0];
       if (!tech) throw new Error('the dataset has no technicians');
@@ -193,8 +194,8 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
               size,
               '`/reviews.json` 304',
               0.8,
-              { url: service.base + '/reviews.json', headers: inm, expect: '3xx' },
-              { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx' },
+              { url: service.base + '/reviews.json', headers: inm, expect: '3xx', cpuPid: service.child.process.pid },
+              { url: baseline.base + '/reviews.json', headers: inm, expect: '3xx', cpuPid: baseline.child.process.pid },
               'baseline',
             )),
           );
@@ -214,6 +215,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
         if (cases.has('search-uncached')) {
           const uncached = await startService({ databaseUrl: db, timeoutMs: 600_000, env: { SEARCH_CACHE_BYTES: '0' } });
           try {
+            await waitForIdle(uncached);
             comparisons.push(
               ...(await compare(
                 size,

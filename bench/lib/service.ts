@@ -54,6 +54,25 @@ export async function waitForInsights(service: RunningService, timeoutMs = 600_0
   return Date.now() - started;
 }
 
+/**
+ * Waits until the server is quiet: less than `maxShare` of one core over a one-second window. After the
+ * first insights of a fresh import the server still writes per-review analyses and public JSON back in
+ * the background (minutes of CPU at 100k): a steady-state measurement must not share the CPU with that
+ * one-time work. Returns the ms waited.
+ */
+export async function waitForIdle(service: RunningService, maxShare = 0.05, timeoutMs = 600_000): Promise<number> {
+  const pid = service.child.process.pid;
+  const started = Date.now();
+  if (pid === undefined || processCpuMs(pid) === null) return 0;
+  for (;;) {
+    const before = processCpuMs(pid)!;
+    await new Promise((r) => setTimeout(r, 1000));
+    const used = processCpuMs(pid)! - before;
+    if (used <= 1000 * maxShare) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`the server did not go quiet within ${timeoutMs} ms`);
+  }
+}
+
 export interface RunningService {
   child: Child;
   base: string;

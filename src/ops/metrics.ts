@@ -38,6 +38,9 @@ export function createServiceMetrics(): ServiceMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // One child per label set, looked up by a string: prom-client hashes a label object on every call,
+  // which showed in the profile of the fast paths (issue 15). Routes are patterns, so the set is small.
+  const byLabels = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<'route' | 'method' | 'status'> }>();
   const builds = new client.Histogram({
     name: 'snapshot_build_duration_seconds',
     help: 'Snapshot builds (one per data change) and their duration.',
@@ -93,9 +96,15 @@ export function createServiceMetrics(): ServiceMetrics {
   return {
     registry,
     observeRequest(route, method, status, seconds) {
-      const labels = { route, method, status: String(status) };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const key = `${route} ${method} ${status}`;
+      let children = byLabels.get(key);
+      if (!children) {
+        const labels = { route, method, status: String(status) };
+        children = { count: requests.labels(labels), time: latency.labels(labels) };
+        byLabels.set(key, children);
+      }
+      children.count.inc();
+      children.time.observe(seconds);
     },
     observeSnapshotBuild: (s) => builds.observe(s),
     observeInsights: (s) => insights.observe(s),

@@ -35,12 +35,7 @@ function searchParts(snapshot: Snapshot, query: SearchQuery): { positions: numbe
 }
 
 function searchBody(snapshot: Snapshot, positions: readonly number[], envelope: string): Buffer {
-  const bytes = snapshot.reviewBytes;
-  return joinAnswer(
-    '{"reviews":[',
-    positions.map((p) => bytes.bytes(p)),
-    envelope,
-  );
+  return snapshot.reviewBytes.join('{"reviews":[', positions, envelope);
 }
 
 export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {

@@ -19,6 +19,13 @@ describe('review bytes (issue 15: each review held once)', () => {
           const mid = Math.floor(items.length / 2);
           expect(bytes.range(1, mid + 1).toString('utf8')).toBe(Buffer.from(items.slice(1, mid + 1).join(','), 'utf8').toString('utf8'));
           expect(bytes.range(mid, mid).length).toBe(0);
+          const picked = items
+            .map((_, i) => i)
+            .filter((i) => i % 3 !== 1)
+            .reverse();
+          expect(bytes.join(head, picked, tail).equals(Buffer.from(head + picked.map((i) => items[i]).join(',') + tail, 'utf8'))).toBe(
+            true,
+          );
         }
       }),
       { numRuns: 50 },
