@@ -2,7 +2,6 @@ import type { Review } from '../domain/review.js';
 import type { SearchQuery } from '../domain/search-query.js';
 import { createAnswerCache } from '../snapshot/answer-cache.js';
 import { searchCacheBudget } from '../snapshot/queries.js';
-import { joinAnswer } from '../snapshot/review-bytes.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { answerBytes } from './reply-bytes.js';
 
@@ -24,7 +23,7 @@ function project(review: Review, fields: ReadonlySet<string>): Record<string, un
  * `{"reviews":[…],` the snapshot's bytes of each review, then the envelope) as text, and the same value
  * for `structuredContent` made of the snapshot's own review objects, whose JSON those bytes are, instead
  * of parsing the text back (issue 15: that parse and its garbage were a tenth of a call's CPU). With
- * `fields`, each review carries only those. test/mcp/tools.test.ts holds the text to the REST bytes and
+ * `fields`, each review carries only those. search-page.test.ts holds the text to the REST bytes and
  * `structuredContent` to the text.
  */
 export function searchPage(snapshot: Snapshot, query: SearchQuery, fields?: ReadonlySet<string>): StructuredAnswer {
@@ -43,12 +42,7 @@ export function searchPage(snapshot: Snapshot, query: SearchQuery, fields?: Read
   const envelope =
     `],"count":${structured.count},"total":${page.total},"limit":${page.limit},` +
     `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  const bytes = snapshot.reviewBytes;
-  const json = joinAnswer(
-    '{"reviews":[',
-    page.positions.map((p) => bytes.bytes(p)),
-    envelope,
-  ).toString('utf8');
+  const json = snapshot.reviewBytes.join('{"reviews":[', page.positions, envelope).toString('utf8');
   return { json, structured };
 }
 
