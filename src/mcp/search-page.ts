@@ -1,7 +1,7 @@
 import type { Review } from '../domain/review.js';
 import type { SearchQuery } from '../domain/search-query.js';
 import { createAnswerCache } from '../snapshot/answer-cache.js';
-import { searchCacheBudget } from '../snapshot/queries.js';
+import { searchBody, searchCacheBudget, searchEnvelope, searchKey } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { answerBytes } from './reply-bytes.js';
 
@@ -39,11 +39,7 @@ export function searchPage(snapshot: Snapshot, query: SearchQuery, fields?: Read
     filters: page.filters,
   };
   if (fields) return { json: JSON.stringify(structured), structured };
-  const envelope =
-    `],"count":${structured.count},"total":${page.total},"limit":${page.limit},` +
-    `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  const json = snapshot.reviewBytes.join('{"reviews":[', page.positions, envelope).toString('utf8');
-  return { json, structured };
+  return { json: searchBody(snapshot, page.positions, searchEnvelope(page)).toString('utf8'), structured };
 }
 
 /** A kept search answer: its value and text, and their bytes for replyBytes (`body`, for the cache's size). */
@@ -54,21 +50,9 @@ export interface KeptAnswer extends StructuredAnswer {
 // Beside REST's search cache, with the same budget (SEARCH_CACHE_BYTES); the text's string is held too.
 const kept = createAnswerCache<KeptAnswer>(searchCacheBudget);
 
-/** Every argument that shapes the answer, in one fixed order (the decoded cursor follows from cursor and sort). */
-function searchKey(q: SearchQuery, fields: readonly string[] | undefined): string {
-  return JSON.stringify([
-    q.rating,
-    q.min_rating,
-    q.since,
-    q.until,
-    q.query,
-    q.mentions_technician,
-    q.mentions_service,
-    q.limit,
-    q.sort,
-    q.cursor,
-    fields,
-  ]);
+/** REST's key for the same search, and the fields (the decoded cursor follows from cursor and sort). */
+function keptKey(q: SearchQuery, fields: readonly string[] | undefined): string {
+  return `${searchKey(q)}${JSON.stringify(fields ?? null)}`;
 }
 
 /**
@@ -76,7 +60,7 @@ function searchKey(q: SearchQuery, fields: readonly string[] | undefined): strin
  * search costs a lookup, and its reply is copied from bytes made once (reply-bytes.ts).
  */
 export function keptSearchPage(snapshot: Snapshot, query: SearchQuery, fields?: readonly string[]): StructuredAnswer {
-  return kept.get(snapshot, searchKey(query, fields), () => {
+  return kept.get(snapshot, keptKey(query, fields), () => {
     const answer = searchPage(snapshot, query, fields && new Set(fields));
     return { ...answer, body: answerBytes(answer.structured, answer.json).all };
   });
