@@ -4,6 +4,10 @@
  * 2026-07-28 stateless). Target: MCP at least 0.3x REST.
  *
  *   npm run build && npx tsx bench/mcp-throughput.ts [--reviews 10000] [--duration 10] [--connections 10] [--rounds 3]
+ *     [--search-cache-bytes N]   (the server's SEARCH_CACHE_BYTES; 0: neither REST nor MCP keeps search answers)
+ *
+ * Besides req/s, the server's CPU time per request (utime + stime from /proc): the load generator runs
+ * on the same machine, and a fast case can be bound by it rather than by the server.
  *
  * The server is a child process; autocannon runs here. Markdown goes to stdout, JSON to bench/results/.
  */
@@ -14,7 +18,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createTempDir, writeLargeDataset } from './lib/dataset.js';
 import { stopAllChildren } from './lib/processes.js';
-import { importDataset, ROOT, sqliteUrl, startService, waitForInsights } from './lib/service.js';
+import { importDataset, processCpuMs, ROOT, sqliteUrl, startService, waitForInsights } from './lib/service.js';
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
+    'search-cache-bytes': { type: 'string' },
   },
 });
 const [size, duration, warmup, connections, rounds] = [
@@ -53,15 +58,20 @@ interface Measured {
   rps: number;
   p50: number;
   p99: number;
+  /** Server CPU time per request, µs (NaN where /proc is not available). */
+  cpuUs: number;
 }
 
-async function load(c: Case): Promise<Measured> {
+async function load(c: Case, pid: number | undefined): Promise<Measured> {
   const base = { url: c.url, method: c.method, headers: c.headers, connections, timeout: 30, ...(c.body ? { body: c.body } : {}) };
   await autocannon({ ...base, duration: warmup });
+  const cpuBefore = pid === undefined ? null : processCpuMs(pid);
   const r = await autocannon({ ...base, duration });
+  const cpuAfter = pid === undefined ? null : processCpuMs(pid);
   const total = r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'];
   if (r.errors > 0 || r['2xx'] !== total || total === 0) throw new Error(`${c.name}: ${r['2xx']}/${total} 2xx, ${r.errors} errors`);
-  return { name: c.name, rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99 };
+  const cpuUs = cpuBefore === null || cpuAfter === null ? Number.NaN : ((cpuAfter - cpuBefore) * 1000) / r.requests.total;
+  return { name: c.name, rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, cpuUs };
 }
 
 async function openSession(mcp: string): Promise<string> {
@@ -103,7 +113,11 @@ async function main(): Promise<void> {
     log(`dataset of ${size} reviews`);
     const file = writeLargeDataset(dir.path, size);
     await importDataset(file, sqliteUrl(dir.path));
-    const service = await startService({ databaseUrl: sqliteUrl(dir.path) });
+    const cacheBytes = values['search-cache-bytes'];
+    const service = await startService({
+      databaseUrl: sqliteUrl(dir.path),
+      ...(cacheBytes === undefined ? {} : { env: { SEARCH_CACHE_BYTES: cacheBytes } }),
+    });
     // Measure steady state, not the first seconds in which the insights are still being computed.
     await waitForInsights(service);
     const mcp = `${service.base}/mcp`;
@@ -148,26 +162,33 @@ async function main(): Promise<void> {
     for (let round = 1; round <= rounds; round++) {
       for (const c of cases) {
         log(`round ${round}/${rounds}: ${c.name}`);
-        runs.get(c.name)!.push(await load(c));
+        runs.get(c.name)!.push(await load(c, service.child.process.pid));
       }
     }
     await service.stop();
     const results: Measured[] = cases.map((c) => {
       const all = runs.get(c.name)!;
-      return { name: c.name, rps: median(all.map((r) => r.rps)), p50: median(all.map((r) => r.p50)), p99: median(all.map((r) => r.p99)) };
+      return {
+        name: c.name,
+        rps: median(all.map((r) => r.rps)),
+        p50: median(all.map((r) => r.p50)),
+        p99: median(all.map((r) => r.p99)),
+        cpuUs: median(all.map((r) => r.cpuUs)),
+      };
     });
 
     const rest = results[0]!.rps;
+    const restCpu = results[0]!.cpuUs;
     const lines = [
       `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()}.`,
-      `Command: \`npx tsx bench/mcp-throughput.ts --reviews ${size} --duration ${duration} --connections ${connections} --rounds ${rounds}\` (${new Date().toISOString().slice(0, 10)}).`,
+      `Command: \`npx tsx bench/mcp-throughput.ts --reviews ${size} --duration ${duration} --warmup ${warmup} --connections ${connections} --rounds ${rounds}${cacheBytes === undefined ? '' : ` --search-cache-bytes ${cacheBytes}`}\` (${new Date().toISOString().slice(0, 10)}).`,
       `Filters: \`${JSON.stringify(FILTERS)}\`; ${size} reviews; one server process; autocannon, ${connections} connections, ${duration} s after ${warmup} s warm-up, median of ${rounds} interleaved rounds.`,
       '',
-      '| case | req/s | p50 ms | p99 ms | vs REST | target |',
-      '|---|---:|---:|---:|---:|---:|',
+      '| case | req/s | p50 ms | p99 ms | vs REST | target | server CPU µs/req | REST CPU / this CPU |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
       ...results.map(
         (r, i) =>
-          `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${i === 0 ? '1.00x' : `${(r.rps / rest).toFixed(2)}x`} | ${i === 0 ? '' : '≥ 0.30x'} |`,
+          `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${i === 0 ? '1.00x' : `${(r.rps / rest).toFixed(2)}x`} | ${i === 0 ? '' : '≥ 0.30x'} | ${Math.round(r.cpuUs)} | ${(restCpu / r.cpuUs).toFixed(2)}x |`,
       ),
     ];
     console.log(lines.join('\n'));

@@ -1,18 +1,11 @@
-import type {
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  MessageExtraInfo,
-  RequestId,
-  Transport,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
+import { ReplyRouter, type Reply } from './reply-router.js';
 
-type Reply = { jsonrpc: '2.0'; id: RequestId } & ({ result: unknown } | { error: unknown });
+export const SHUTTING_DOWN = { code: -32000, message: 'Server is shutting down' };
 
 /**
  * An in-process SDK `Transport` that serves the requests of every 2025-era session on one long-lived
- * server instance: each request gets a private JSON-RPC id on the way in (sessions reuse ids, and the
- * SDK keys its bookkeeping by id) and its own id back on the way out. The HTTP side (status codes,
+ * server instance, each request under a private id (reply-router.ts). The HTTP side (status codes,
  * sessions, media types) is the legacy handler's; this only carries messages.
  *
  * Why not a streamable HTTP transport per request, as for `initialize`: building a server, a
@@ -25,8 +18,7 @@ export class DispatchTransport implements Transport {
   onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
-  private readonly waiting = new Map<number, { id: RequestId; resolve(reply: Reply): void }>();
-  private nextId = 0;
+  private readonly router = new ReplyRouter();
   private closed = false;
 
   start(): Promise<void> {
@@ -34,25 +26,17 @@ export class DispatchTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if ('id' in message && ('result' in message || 'error' in message) && typeof message.id === 'number') {
-      const waiter = this.waiting.get(message.id);
-      if (waiter) {
-        this.waiting.delete(message.id);
-        waiter.resolve({ ...message, id: waiter.id } as Reply);
-      }
-    }
+    this.router.deliver(message);
     return Promise.resolve();
   }
 
   /** Serves one request; resolves with its response, under the caller's id. */
   request(message: JSONRPCRequest, extra?: MessageExtraInfo): Promise<Reply> {
-    if (this.closed)
-      return Promise.resolve({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'Server is shutting down' } });
-    const id = ++this.nextId;
-    return new Promise((resolve) => {
-      this.waiting.set(id, { id: message.id, resolve });
-      this.onmessage?.({ ...message, id }, extra);
-    });
+    if (this.closed) return Promise.resolve({ jsonrpc: '2.0', id: message.id, error: SHUTTING_DOWN });
+    const { request, reply } = this.router.open(message);
+    this.onmessage?.(request, extra);
+    // Never withdrawn here (only the 2026-07-28 transport withdraws), so a reply always comes.
+    return reply as Promise<Reply>;
   }
 
   notify(message: JSONRPCNotification, extra?: MessageExtraInfo): void {
@@ -61,9 +45,7 @@ export class DispatchTransport implements Transport {
 
   close(): Promise<void> {
     this.closed = true;
-    for (const [, waiter] of this.waiting)
-      waiter.resolve({ jsonrpc: '2.0', id: waiter.id, error: { code: -32000, message: 'Server is shutting down' } });
-    this.waiting.clear();
+    this.router.closeAll(SHUTTING_DOWN);
     this.onclose?.();
     return Promise.resolve();
   }

@@ -5,8 +5,10 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type Server,
 } from '@modelcontextprotocol/server';
-import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import { BARE_JSON_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import { DispatchTransport } from './dispatch-transport.js';
+import { batchBytes, replyBytes } from './reply-bytes.js';
+import type { Reply } from './reply-router.js';
 import { ANSWER_TOO_LARGE } from './server-factory.js';
 import type { SessionManager } from './sessions.js';
 
@@ -19,11 +21,11 @@ export interface LegacyHttpRequest {
   web(): Request;
 }
 
-/** An HTTP answer; `sessionId` goes out as `Mcp-Session-Id`. */
+/** An HTTP answer; `sessionId` goes out as `Mcp-Session-Id`. A JSON body is UTF-8 whether string or bytes. */
 export interface LegacyAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Buffer | null;
   sessionId?: string;
 }
 
@@ -44,7 +46,7 @@ export function jsonRpcError(
   };
 }
 
-async function fromResponse(response: Response): Promise<LegacyAnswer> {
+async function fromResponse(response: Response): Promise<LegacyAnswer & { body: string | null }> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   return { status: response.status, headers, body: response.body === null ? null : await response.text() };
@@ -181,7 +183,7 @@ export function createLegacyHandler(deps: {
     await connected;
     // One message at a time, within a byte budget for the whole answer (issue 11 H1): once the replies
     // so far reach MCP_MAX_ANSWER_BYTES, the remaining requests are answered with an error, not run.
-    const parts: string[] = [];
+    const parts: (string | Buffer)[] = [];
     let bytes = 0;
     for (const m of messages) {
       if (isJSONRPCNotification(m)) dispatch.notify(m);
@@ -197,13 +199,13 @@ export function createLegacyHandler(deps: {
               },
             }
           : await dispatch.request(m);
-      const text = JSON.stringify(reply);
+      const text = replyBytes(reply as Reply);
       bytes += text.length;
       parts.push(text);
     }
     if (parts.length === 0) return { status: 202, headers: {}, body: null, sessionId };
-    const body = batch ? `[${parts.join(',')}]` : parts[0]!;
-    return { status: 200, headers: { 'content-type': BARE_JSON_MEDIA_TYPE }, body, sessionId };
+    // The type Fastify gave these answers when they were strings, now that they may be bytes.
+    return { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: batch ? batchBytes(parts) : parts[0]!, sessionId };
   }
 
   return {

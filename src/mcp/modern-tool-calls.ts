@@ -1,51 +1,42 @@
-import {
-  classifyInboundRequest,
-  PerRequestHTTPServerTransport,
-  type JSONRPCRequest,
-  type MessageClassification,
-  type Server,
-} from '@modelcontextprotocol/server';
+import { classifyInboundRequest, type JSONRPCRequest, type MessageClassification, type Server } from '@modelcontextprotocol/server';
+import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { LegacyAnswer } from './legacy-handler.js';
+import { ModernDispatchTransport } from './modern-dispatch-transport.js';
+import { replyBytes } from './reply-bytes.js';
 import type { ServerInstanceOptions } from './server-factory.js';
 
 const MODERN = '2026-07-28';
 
-/** Idle instances kept for reuse; more run at once under load, and the extra ones are dropped after. */
-const POOL_SIZE = 16;
-
 /**
- * 2026-07-28 `tools/call` requests for our own tools, served through the SDK's public per-request
- * transport (`PerRequestHTTPServerTransport`, the one `createMcpHandler` uses) on server instances
- * taken from a small pool instead of built for each request.
- *
- * The SDK's rule is one transport per instance at a time ("call close() first" to reconnect, see
- * `Server.connect`); the per-request transport closes itself once it has answered, which disconnects
- * the instance, and connecting an instance to a per-request transport binds it to the transport's
- * classified revision, so 2026-07-28 results are encoded as `createMcpHandler` encodes them (serverInfo
- * in `_meta` included). The instances hold nothing between requests (tools read the current snapshot),
- * so reusing one changes no answer; what it saves is building a server and its handler closures per
- * call (docs/benchmarks.md, MCP).
+ * 2026-07-28 `tools/call` requests for our own tools, served by one long-lived server instance bound
+ * to 2026-07-28 through the SDK's per-request transport class (modern-dispatch-transport.ts), instead
+ * of a server and a transport per call. The instance holds nothing between requests (tools read the
+ * current snapshot), so sharing it changes no answer; results are encoded by the SDK's 2026-07-28
+ * codec, serverInfo in `_meta` included, exactly as `createMcpHandler` encodes them.
  *
  * Only a request the SDK's own classifier routes to its modern leg, with the standard headers of
  * 2026-07-28 (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) present and equal to the body, takes
  * this path; every other request, including every one the SDK would reject, goes to `createMcpHandler`,
- * which answers it. Tools need no client capability, so the capability check has nothing to add.
+ * which answers it. So does a call the instance withdraws (see the transport), and every call if the
+ * instance did not bind to 2026-07-28. Tools need no client capability, so the capability check has
+ * nothing to add.
  */
 export function createModernToolCalls(deps: {
   factory: (options: ServerInstanceOptions) => Server;
   toolNames: ReadonlySet<string>;
   onError?: (error: Error) => void;
 }) {
-  const idle: Server[] = [];
-  let closed = false;
-
-  /** An instance whose transport has closed (the per-request transport closes itself after answering). */
-  function release(server: Server, done: Promise<void>): void {
-    void done.then(() => {
-      if (!closed && idle.length < POOL_SIZE) idle.push(server);
-      else void server.close().catch(() => {});
-    });
-  }
+  const transport = new ModernDispatchTransport(MODERN);
+  if (deps.onError) transport.onerror = deps.onError;
+  const server = deps.factory({ modernRevision: MODERN });
+  let bound: boolean | undefined;
+  const binding = server.connect(transport).then(
+    () => (bound = server.getNegotiatedProtocolVersion() === MODERN),
+    (error: unknown) => {
+      deps.onError?.(error instanceof Error ? error : new Error(String(error)));
+      return (bound = false);
+    },
+  );
 
   return {
     /** The request and its classification, when this path may serve it. */
@@ -65,32 +56,17 @@ export function createModernToolCalls(deps: {
       return { request: body as JSONRPCRequest, classification: outcome.classification };
     },
 
-    async handle(call: { request: JSONRPCRequest; classification: MessageClassification }): Promise<LegacyAnswer> {
-      if (closed) return { status: 503, headers: {}, body: null };
-      const server = idle.pop() ?? deps.factory({ modernRevision: MODERN });
-      const transport = new PerRequestHTTPServerTransport({ classification: call.classification, responseMode: 'json' });
-      if (deps.onError) transport.onerror = deps.onError;
-      const done = new Promise<void>((resolve) => {
-        const previous = server.onclose;
-        server.onclose = () => {
-          server.onclose = previous;
-          resolve();
-        };
-      });
-      try {
-        await server.connect(transport);
-        const response = await transport.handleMessage(call.request);
-        const headers: Record<string, string> = {};
-        response.headers.forEach((value, name) => (headers[name] = value));
-        return { status: response.status, headers, body: await response.text() };
-      } finally {
-        release(server, done);
-      }
+    /** The answer, or undefined to leave the request to `createMcpHandler`. */
+    async handle(call: { request: JSONRPCRequest; classification: MessageClassification }): Promise<LegacyAnswer | undefined> {
+      if (!(bound ?? (await binding))) return undefined;
+      const reply = await transport.dispatch(call.request, call.classification);
+      // The per-request transport's answer to a handler's result or error: 200, JSON (MCP 2026-07-28 §Transports),
+      // typed as Fastify typed it when it was a string.
+      return reply && { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: replyBytes(reply) };
     },
 
     async close(): Promise<void> {
-      closed = true;
-      await Promise.all(idle.splice(0).map((s) => s.close().catch(() => {})));
+      await server.close().catch(() => {});
     },
   };
 }

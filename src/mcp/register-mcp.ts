@@ -187,7 +187,8 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
         );
       }
       const toolCall = era === 'modern' ? modernToolCalls.accepts(http.header, parsedBody) : undefined;
-      if (toolCall) return sendAnswer(reply, await modernToolCalls.handle(toolCall));
+      const answer = toolCall ? await modernToolCalls.handle(toolCall) : undefined;
+      if (answer) return sendAnswer(reply, answer);
       return sendResponse(reply, await modern.fetch(http.web(), { parsedBody }));
     };
     // POST and DELETE are the transport's operations (documented); the others answer 405 the SDK's way.

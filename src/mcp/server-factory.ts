@@ -88,7 +88,7 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
       }
       return {
         content: [{ type: 'text' as const, text: outcome.json }],
-        structuredContent: JSON.parse(outcome.json) as Record<string, unknown>,
+        structuredContent: outcome.structured ?? (JSON.parse(outcome.json) as Record<string, unknown>),
       };
     });
 

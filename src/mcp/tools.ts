@@ -2,18 +2,32 @@ import { z } from 'zod';
 import { DatasetDocumentSchema } from '../domain/dataset.js';
 import { DateSchema } from '../domain/dates.js';
 import { ERROR_CODES, toIssues, type ErrorCode, type Issue } from '../domain/errors.js';
-import { ReviewFieldsSchema, projectReviewJson } from '../domain/review-fields.js';
+import { ReviewFieldsSchema } from '../domain/review-fields.js';
 import { ReviewSchema } from '../domain/review.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../domain/results.js';
-import { parseSearchArguments, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SearchFieldsSchema } from '../domain/search-params.js';
+import {
+  isValidSearchParams,
+  parseSearchArguments,
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  SearchFieldsSchema,
+  type ParseResult,
+  type SearchParams,
+} from '../domain/search-params.js';
 import { withDecodedCursor } from '../domain/search-query.js';
 import { InsightsDocumentSchema, InsightsSectionNameSchema, type InsightsDocument } from '../insights/schema.js';
 import { pickInsightsSection } from '../insights/sections.js';
-import { findReview, searchReviews, sinceDateIssue, sincePage } from '../snapshot/queries.js';
+import { findReview, sinceDateIssue, sincePage } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
+import { answerBytes } from './reply-bytes.js';
+import { keptSearchPage } from './search-page.js';
 
-/** What a tool call produced: the JSON text of a result, or an error (contract §5). */
-export type ToolOutcome = { ok: true; json: string } | { ok: false; code: ErrorCode; detail: string; issues?: Issue[] };
+/**
+ * What a tool call produced: the JSON text of a result, with the same value as an object when the tool
+ * has it at hand (else `structuredContent` is the text parsed), or an error (contract §5).
+ */
+export type ToolOutcome =
+  { ok: true; json: string; structured?: Record<string, unknown> } | { ok: false; code: ErrorCode; detail: string; issues?: Issue[] };
 
 export interface ToolDefinition {
   name: string;
@@ -76,7 +90,7 @@ const invalid = (issues: Issue[]): ToolOutcome => ({
 });
 
 // get_business answers the same bytes until the data changes.
-const businessJson = new WeakMap<Snapshot, string>();
+const businessAnswers = new WeakMap<Snapshot, { json: string; structured: Record<string, unknown> }>();
 
 /** The value without any `review_ids` key, at any depth (the counts beside them stay). */
 function withoutReviewIds(value: unknown): unknown {
@@ -108,12 +122,15 @@ export function createTools(): ToolDefinition[] {
       inputSchema: z.object({}),
       outputSchema: BusinessResultSchema,
       call(_args, snapshot) {
-        let json = businessJson.get(snapshot);
-        if (json === undefined) {
-          json = JSON.stringify({ business: snapshot.view.business, aggregate_rating: snapshot.view.aggregate });
-          businessJson.set(snapshot, json);
+        let answer = businessAnswers.get(snapshot);
+        if (answer === undefined) {
+          const structured = { business: snapshot.view.business, aggregate_rating: snapshot.view.aggregate };
+          const json = JSON.stringify(structured);
+          answerBytes(structured, json);
+          answer = { json, structured };
+          businessAnswers.set(snapshot, answer);
         }
-        return { ok: true, json };
+        return { ok: true, ...answer };
       },
     },
     {
@@ -125,16 +142,15 @@ export function createTools(): ToolDefinition[] {
       outputSchema: SearchToolResultSchema,
       call(args, snapshot) {
         const { fields: rawFields, ...rest } = args;
-        const fields = ReviewFieldsSchema.safeParse(rawFields);
-        const parsed = withDecodedCursor(parseSearchArguments(rest));
-        if (!parsed.ok || !fields.success)
-          return invalid([...(parsed.ok ? [] : parsed.issues), ...(fields.success ? [] : toIssues(fields.error, ['fields']))]);
-        const result = searchReviews(snapshot, parsed.value);
-        const keep = fieldSet(fields.data);
-        if (!keep) return { ok: true, json: result.json };
-        const answer = JSON.parse(result.json) as { reviews: unknown[] };
-        answer.reviews = answer.reviews.map((r) => JSON.parse(projectReviewJson(JSON.stringify(r), keep)) as unknown);
-        return { ok: true, json: JSON.stringify(answer) };
+        // No `fields` is valid (it is optional): its schema runs only when it is given.
+        const fields = rawFields === undefined ? undefined : ReviewFieldsSchema.safeParse(rawFields);
+        // Valid arguments, nearly every call, are recognised without the schema, as REST does (issue 15).
+        const params: ParseResult<SearchParams> = isValidSearchParams(rest) ? { ok: true, value: rest } : parseSearchArguments(rest);
+        const parsed = withDecodedCursor(params);
+        if (!parsed.ok || (fields && !fields.success))
+          return invalid([...(parsed.ok ? [] : parsed.issues), ...(fields?.error ? toIssues(fields.error, ['fields']) : [])]);
+        const { json, structured } = keptSearchPage(snapshot, parsed.value, fields?.data);
+        return { ok: true, json, structured };
       },
     },
     {

@@ -6,6 +6,7 @@ import { createRepresentation, createRepresentationWithEtag, type Representation
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import { createAnswerCache } from './answer-cache.js';
 import { joinAnswer, type ReviewBytes } from './review-bytes.js';
+import type { SearchPage } from './search-index.js';
 import type { Snapshot } from './snapshot.js';
 
 /**
@@ -28,13 +29,19 @@ export function answerRepresentation(snapshot: Snapshot, json: string | Buffer):
  */
 function searchParts(snapshot: Snapshot, query: SearchQuery): { positions: number[]; envelope: string } {
   const page = snapshot.index.search(query);
-  const envelope =
-    `],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
-    `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`;
-  return { positions: page.positions, envelope };
+  return { positions: page.positions, envelope: searchEnvelope(page) };
 }
 
-function searchBody(snapshot: Snapshot, positions: readonly number[], envelope: string): Buffer {
+/** What follows a search answer's reviews: `],"count":…,"total":…,"limit":…,"next_cursor":…,"filters":…}`. */
+export function searchEnvelope(page: Pick<SearchPage, 'positions' | 'total' | 'limit' | 'next_cursor' | 'filters'>): string {
+  return (
+    `],"count":${page.positions.length},"total":${page.total},"limit":${page.limit},` +
+    `"next_cursor":${JSON.stringify(page.next_cursor)},"filters":${JSON.stringify(page.filters)}}`
+  );
+}
+
+/** A search answer's bytes: `{"reviews":[`, the reviews at `positions`, the envelope. */
+export function searchBody(snapshot: Snapshot, positions: readonly number[], envelope: string): Buffer {
   return snapshot.reviewBytes.join('{"reviews":[', positions, envelope);
 }
 
@@ -108,7 +115,7 @@ export function searchCacheBytes(snapshot: Snapshot): number {
  * the same bytes. Values are kept as given (the answer echoes them in `filters`); the decoded cursor
  * follows from `cursor` and `sort`.
  */
-function searchKey(q: SearchQuery): string {
+export function searchKey(q: SearchQuery): string {
   return JSON.stringify([
     q.rating,
     q.min_rating,

@@ -1,15 +1,18 @@
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServerFactory } from '../../src/mcp/server-factory.js';
+import { ModernDispatchTransport } from '../../src/mcp/modern-dispatch-transport.js';
+import { createModernToolCalls } from '../../src/mcp/modern-tool-calls.js';
+import { createServerFactory, TOOL_NAMES } from '../../src/mcp/server-factory.js';
 import { createMcpTestApp, MODERN_VERSION, type McpTestApp } from './mcp-harness.js';
 
 /** 2026-07-28 tool calls served on a shared instance answer exactly as the SDK's createMcpHandler. */
 describe('MCP 2026-07-28 tool calls', () => {
   let t: McpTestApp;
   let sdk: ReturnType<typeof createMcpHandler>;
+  let factory: ReturnType<typeof createServerFactory>;
   beforeAll(async () => {
     t = await createMcpTestApp();
-    const factory = createServerFactory({
+    factory = createServerFactory({
       snapshots: { current: () => t.snapshot },
       urls: t.urls,
     });
@@ -21,7 +24,7 @@ describe('MCP 2026-07-28 tool calls', () => {
   });
 
   const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN_VERSION, 'io.modelcontextprotocol/clientCapabilities': {} };
-  const headers = (name: string) => ({
+  const headers = (name: string): Record<string, string> => ({
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     'mcp-protocol-version': MODERN_VERSION,
@@ -32,6 +35,7 @@ describe('MCP 2026-07-28 tool calls', () => {
   it.each([
     ['search_reviews', { rating: 5, limit: 3 }],
     ['search_reviews', { rating: 9 }],
+    ['search_reviews', { min_rating: 4, limit: 4, fields: ['id', 'rating'] }],
     ['get_review', { id: 'no-such-review' }],
     ['get_business', {}],
     ['get_reviews_since', { date: '2025-04-01', limit: 2 }],
@@ -43,7 +47,10 @@ describe('MCP 2026-07-28 tool calls', () => {
       new Request('http://127.0.0.1/mcp', { method: 'POST', headers: headers(name), body: JSON.stringify(body) }),
     );
     expect(ours.statusCode).toBe(theirs.status);
-    expect(ours.json()).toEqual(await theirs.json());
+    // The type Fastify gave these answers as strings (contract §4's JSON type), kept now that they are bytes.
+    expect(ours.headers['content-type']).toBe('application/json; charset=utf-8');
+    // Byte for byte: the same SDK encoding, and structuredContent serialized as the SDK serializes it.
+    expect(ours.body).toBe(await theirs.text());
     expect(ours.headers['mcp-session-id']).toBeUndefined();
   });
 
@@ -53,5 +60,59 @@ describe('MCP 2026-07-28 tool calls', () => {
     const r = await t.app.inject({ method: 'POST', url: '/mcp', headers: partial, payload: body });
     expect(r.statusCode).toBe(400);
     expect(r.json()).toMatchObject({ id: 8, error: { code: -32020 } });
+  });
+
+  const toolCall = (id: number, name: string, args: Record<string, unknown>, withMeta = true): JSONRPCRequest => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args, ...(withMeta ? { _meta: meta } : {}) },
+  });
+
+  it('one shared instance answers concurrent calls that reuse an id, each its own answer, as createMcpHandler does', async () => {
+    const calls = createModernToolCalls({ factory, toolNames: TOOL_NAMES });
+    try {
+      const args = [{ rating: 5, limit: 2 }, { rating: 1, limit: 3 }, { query: 'drain' }, { sort: 'oldest', limit: 1 }];
+      const bodies = args.map((a) => toolCall(1, 'search_reviews', a));
+      const answers = await Promise.all(
+        bodies.map((body) => {
+          const call = calls.accepts((name) => headers('search_reviews')[name], body);
+          if (!call) throw new Error('not accepted');
+          return calls.handle(call);
+        }),
+      );
+      for (const [i, body] of bodies.entries()) {
+        const theirs = await sdk.fetch(
+          new Request('http://127.0.0.1/mcp', { method: 'POST', headers: headers('search_reviews'), body: JSON.stringify(body) }),
+        );
+        const answer = answers[i]!;
+        expect(answer.status).toBe(200);
+        expect(Buffer.isBuffer(answer.body) ? answer.body.toString('utf8') : answer.body).toBe(await theirs.text());
+      }
+    } finally {
+      await calls.close();
+    }
+  });
+
+  it('the transport binds its instance to 2026-07-28, and withdraws what the SDK refuses before any handler runs', async () => {
+    const transport = new ModernDispatchTransport(MODERN_VERSION);
+    const server = factory({ modernRevision: MODERN_VERSION });
+    await server.connect(transport);
+    const classification = { era: 'modern' as const, revision: MODERN_VERSION };
+    try {
+      expect(server.getNegotiatedProtocolVersion()).toBe(MODERN_VERSION);
+      // No _meta envelope: the SDK's gate answers at once, with a status only its own transport knows.
+      expect(await transport.dispatch(toolCall(3, 'get_business', {}, false), classification)).toBeUndefined();
+      // A handler's own error is an answer, not a withdrawal.
+      expect(await transport.dispatch(toolCall(4, 'no_such_tool', {}), classification)).toMatchObject({ id: 4, error: { code: -32602 } });
+      expect(await transport.dispatch(toolCall(5, 'get_business', {}), classification)).toMatchObject({
+        id: 5,
+        result: { structuredContent: { business: { name: t.snapshot.view.business.name } } },
+      });
+    } finally {
+      await server.close();
+    }
+    // Closed: nothing is served, so the caller leaves it to createMcpHandler.
+    expect(await transport.dispatch(toolCall(6, 'get_business', {}), classification)).toBeUndefined();
   });
 });

@@ -40,12 +40,15 @@ describe('MCP tools', () => {
     expect(r.statusCode).toBe(200);
     const body = r.json() as { result?: T; error?: unknown };
     if (!body.result) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+    const tool = body.result as Partial<ToolResult>;
+    // structuredContent goes out as the very bytes of the text block (contract §5), not just an equal value.
+    if (tool.structuredContent) expect(r.body).toContain(`"structuredContent":${tool.content![0]!.text}`);
     return body.result;
   }
   const call = (name: string, args: Record<string, unknown>) => request<ToolResult>('tools/call', { name, arguments: args });
   const rest = async (url: string) => {
     const r = await t.app.inject({ method: 'GET', url });
-    return { status: r.statusCode, body: r.json() as Record<string, unknown> };
+    return { status: r.statusCode, body: r.json() as Record<string, unknown>, raw: r.body };
   };
   /** The success payload, checked to be the same JSON as text and as structuredContent. */
   function payload(res: ToolResult): Record<string, unknown> {
@@ -189,6 +192,7 @@ describe('MCP tools', () => {
         if (r.status === 200) {
           answered++;
           expect(payload(res)).toEqual(r.body);
+          expect(res.content[0]!.text).toBe(r.raw);
         } else {
           expect(r.status).toBe(400);
           expect(errorBody(res).issues).toEqual(r.body.issues);
