@@ -1,5 +1,5 @@
+import { create } from 'xmlbuilder2';
 import type { PublishedView } from '../domain/published-view.js';
-import { serializeXml, xmlElement } from '../feeds/xml-element.js';
 import type { InsightsDocument } from '../insights/schema.js';
 import { formatRating, plural } from './format.js';
 
@@ -88,28 +88,30 @@ export function sitemapParts(view: PublishedView): number {
   return n <= SITEMAP_MAX_URLS ? 0 : Math.ceil(n / SITEMAP_MAX_URLS);
 }
 
+/** xmlbuilder2 leaves `&` before entity-shaped text unescaped (see feeds/atom.ts), so escape it first. */
+const xmlText = (s: string) => s.replace(/&/g, '&amp;');
+
 function urlset(list: readonly SitemapUrl[]): string {
-  const root = xmlElement('urlset', { xmlns: SITEMAP_NS });
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SITEMAP_NS, 'urlset');
   for (const u of list) {
-    const url = xmlElement('url');
-    url.children.push(xmlElement('loc', {}, u.loc));
-    if (u.lastmod) url.children.push(xmlElement('lastmod', {}, u.lastmod));
-    root.children.push(url);
+    const url = root.ele('url');
+    url.ele('loc').txt(xmlText(u.loc));
+    if (u.lastmod) url.ele('lastmod').txt(u.lastmod);
   }
-  return `${serializeXml(root)}\n`;
+  return `${root.end({ prettyPrint: true })}\n`;
 }
 
 /** /sitemap.xml: the urlset, or an index of /sitemaps/{n}.xml when there are too many URLs. */
 export function sitemapXml(view: PublishedView): string {
   const parts = sitemapParts(view);
   if (parts === 0) return urlset(sitemapUrls(view));
-  const root = xmlElement('sitemapindex', { xmlns: SITEMAP_NS });
-  for (let i = 1; i <= parts; i++) {
-    const sitemap = xmlElement('sitemap');
-    sitemap.children.push(xmlElement('loc', {}, `${view.urls.base}/sitemaps/${i}.xml`));
-    root.children.push(sitemap);
-  }
-  return `${serializeXml(root)}\n`;
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SITEMAP_NS, 'sitemapindex');
+  for (let i = 1; i <= parts; i++)
+    root
+      .ele('sitemap')
+      .ele('loc')
+      .txt(xmlText(`${view.urls.base}/sitemaps/${i}.xml`));
+  return `${root.end({ prettyPrint: true })}\n`;
 }
 
 /** /sitemaps/{n}.xml, 1-based; null past the last part. */
