@@ -1,30 +1,19 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import { describe, expect, it } from 'vitest';
 import { createReviewStore } from '../../src/storage/review-store.js';
 import { fixtureReviews } from '../support/fixture.js';
+import { useTempDatabases } from '../support/temp-databases.js';
 
 /**
  * Issue 11, Low: a full disk during an import reports SQLITE_FULL, not "cannot rollback - no transaction
  * is active" (SQLite rolls back by itself on a full disk; a second ROLLBACK used to hide the cause).
  * max_page_count makes the database "full" without filling a disk.
  */
-let handle: DatabaseHandle | null = null;
-let dir: string | null = null;
-afterEach(async () => {
-  await handle?.close();
-  if (dir) await fs.rm(dir, { recursive: true, force: true });
-  handle = null;
-  dir = null;
-});
+const databases = useTempDatabases('review-data-full-');
 
 describe('an import on a full disk (issue 11)', () => {
   it('fails with the cause and keeps nothing', async () => {
-    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'review-data-full-'));
-    handle = await openDatabase(`sqlite:${path.join(dir, 'db.sqlite')}`);
+    const handle = await databases.file();
     const store = createReviewStore(handle.db);
     const { page_count } = (await sql<{ page_count: number }>`pragma page_count`.execute(handle.db)).rows[0]!;
     await sql.raw(`pragma max_page_count = ${page_count + 2}`).execute(handle.db);
@@ -40,7 +29,7 @@ describe('an import on a full disk (issue 11)', () => {
   });
 
   it('an error after SQLite rolled the transaction back itself surfaces as that error', async () => {
-    handle = await openDatabase('sqlite::memory:');
+    const handle = await databases.open('sqlite::memory:');
     // What SQLite does on a full disk at COMMIT or in the journal: the transaction is gone when the
     // error reaches the driver, whose own ROLLBACK then finds none.
     const outcome = handle.db.transaction().execute(async (trx) => {
