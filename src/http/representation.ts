@@ -26,6 +26,14 @@ export function httpDate(rep: Representation): string {
   return date;
 }
 
+/**
+ * `leading` (CORS, Link), then the caching headers sendRepresentation writes before the ETag, in its
+ * order: what a 200 and a 304 of `rep` built ahead of the request (the fast paths) start with.
+ */
+export function cachingHeaders(rep: Representation, leading: Readonly<Record<string, string>>, vary: string): Record<string, string> {
+  return { ...leading, vary, 'cache-control': CACHE_CONTROL, 'last-modified': httpDate(rep) };
+}
+
 export type NotModifiedHeaders = Record<ContentCoding | 'identity', Readonly<Record<string, string>>>;
 
 /**
@@ -34,7 +42,7 @@ export type NotModifiedHeaders = Record<ContentCoding | 'identity', Readonly<Rec
  * ETag, Vary and Cache-Control a 200 would, and Last-Modified as sent today.
  */
 export function notModifiedHeaders(rep: Representation, leading: Readonly<Record<string, string>>, vary: string): NotModifiedHeaders {
-  const common = { ...leading, vary, 'cache-control': CACHE_CONTROL, 'last-modified': httpDate(rep) };
+  const common = cachingHeaders(rep, leading, vary);
   return {
     identity: { ...common, etag: rep.etag },
     gzip: { ...common, etag: codedEtag(rep.etag, 'gzip') },

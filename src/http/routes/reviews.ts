@@ -20,7 +20,7 @@ import type { Representation } from '../../snapshot/rendered-document.js';
 import { isNotModified } from '../conditional.js';
 import { fastPathsOf, type FastAnswer } from '../fast-path.js';
 import { negotiateCoding } from '../negotiation.js';
-import { CACHE_CONTROL, httpDate, sendRepresentation } from '../representation.js';
+import { cachingHeaders, sendRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
 import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse } from './openapi-responses.js';
@@ -154,7 +154,7 @@ interface Prepared {
 }
 
 function prepare(rep: Representation, common: Readonly<Record<string, string>>): Prepared {
-  const shared = { ...common, vary: 'Accept-Encoding', 'cache-control': CACHE_CONTROL, 'last-modified': httpDate(rep) };
+  const shared = cachingHeaders(rep, common, 'Accept-Encoding');
   const notModified = { ...shared, etag: rep.etag };
   return {
     body: rep.body,
