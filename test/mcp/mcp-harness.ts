@@ -35,6 +35,8 @@ export interface McpTestOptions {
   wrapSessionStore?: (store: McpSessionStore) => McpSessionStore;
   /** A snapshot other than the fixture's (the large-dataset tests). */
   snapshot?: Snapshot;
+  /** Told of every request answered before Fastify (src/mcp/before-fastify.ts). */
+  onEarlyAnswer?: (url: string, status: number) => void;
 }
 
 /** The real app with the MCP endpoint over the fixture snapshot, as `createServer` wires them. */
@@ -49,8 +51,16 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
     snapshots: { current: () => snapshot },
     urls,
     plugins: [
-      async (a) => {
+      async (a, kit) => {
+        const early = kit.beforeFastify;
         mcp = await registerMcp(a, {
+          beforeFastify: early && {
+            ...early,
+            answered(request, url, status, startedAt) {
+              options.onEarlyAnswer?.(url, status);
+              early.answered(request, url, status, startedAt);
+            },
+          },
           snapshots: { current: () => snapshot },
           urls,
           sessionStore: (options.wrapSessionStore ?? ((x) => x))(createMcpSessionStore(database.db)),
