@@ -1,11 +1,36 @@
 import { classifyInboundRequest, type JSONRPCRequest, type MessageClassification, type Server } from '@modelcontextprotocol/server';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import { createAnswerCache } from '../snapshot/answer-cache.js';
+import { searchCacheBudget } from '../snapshot/queries.js';
+import type { SnapshotSource } from '../snapshot/snapshot.js';
 import type { LegacyAnswer } from './legacy-handler.js';
 import { ModernDispatchTransport } from './modern-dispatch-transport.js';
 import { replyBytes } from './reply-bytes.js';
 import type { ServerInstanceOptions } from './server-factory.js';
 
 const MODERN = '2026-07-28';
+
+const ID = Buffer.from(',"id":');
+
+/** A reply's bytes up to its id's value (`…,"id":`); the reply is those, the id as JSON, and `}`. */
+interface Replay {
+  body: Buffer;
+}
+
+/**
+ * The key under which a call's reply is kept: its params as JSON, when the rest of the message is the
+ * frame every call shares (`jsonrpc`, `method`, an `id` the SDK accepts: a string or a safe integer)
+ * and nothing else, so the params are all the SDK reads of it.
+ */
+function replayKey(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const message = body as Record<string, unknown>;
+  const id = message.id;
+  if (Object.keys(message).length !== 4 || message.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  const params = message.params as { name?: unknown } | null | undefined;
+  return params !== null && typeof params === 'object' && typeof params.name === 'string' ? JSON.stringify(params) : undefined;
+}
 
 /**
  * 2026-07-28 `tools/call` requests for our own tools, served by one long-lived server instance bound
@@ -25,6 +50,10 @@ export function createModernToolCalls(deps: {
   factory: (options: ServerInstanceOptions) => Server;
   toolNames: ReadonlySet<string>;
   onError?: (error: Error) => void;
+  /** Where the tools read their data: replies are kept per snapshot (`call`). */
+  snapshots?: SnapshotSource;
+  /** Bytes of replies kept per snapshot; SEARCH_CACHE_BYTES by default, 0 keeps none. */
+  replayBudget?: () => number;
 }) {
   const transport = new ModernDispatchTransport(MODERN);
   if (deps.onError) transport.onerror = deps.onError;
@@ -38,32 +67,72 @@ export function createModernToolCalls(deps: {
     },
   );
 
+  const replays = createAnswerCache<Replay>(deps.replayBudget ?? searchCacheBudget);
+  const serve = async (call: { request: JSONRPCRequest; classification: MessageClassification }): Promise<LegacyAnswer | undefined> => {
+    if (!(bound ?? (await binding))) return undefined;
+    const reply = await transport.dispatch(call.request, call.classification);
+    // The per-request transport's answer to a handler's result or error: 200, JSON (MCP 2026-07-28 §Transports),
+    // typed as Fastify typed it when it was a string.
+    return reply && { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: replyBytes(reply) };
+  };
+  const accepts = (
+    header: (name: string) => string | undefined,
+    body: unknown,
+  ): { request: JSONRPCRequest; classification: MessageClassification } | undefined => {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+    const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+    if (method !== 'tools/call' || typeof params?.name !== 'string' || !deps.toolNames.has(params.name)) return undefined;
+    const protocolVersionHeader = header('mcp-protocol-version');
+    const mcpMethodHeader = header('mcp-method');
+    const mcpNameHeader = header('mcp-name');
+    if (protocolVersionHeader !== MODERN || mcpMethodHeader !== method || mcpNameHeader !== params.name) return undefined;
+    const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
+    if (outcome.kind !== 'modern' || outcome.classification.revision !== MODERN) return undefined;
+    return { request: body as JSONRPCRequest, classification: outcome.classification };
+  };
+
   return {
     /** The request and its classification, when this path may serve it. */
-    accepts(
-      header: (name: string) => string | undefined,
-      body: unknown,
-    ): { request: JSONRPCRequest; classification: MessageClassification } | undefined {
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-      const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
-      if (method !== 'tools/call' || typeof params?.name !== 'string' || !deps.toolNames.has(params.name)) return undefined;
-      const protocolVersionHeader = header('mcp-protocol-version');
-      const mcpMethodHeader = header('mcp-method');
-      const mcpNameHeader = header('mcp-name');
-      if (protocolVersionHeader !== MODERN || mcpMethodHeader !== method || mcpNameHeader !== params.name) return undefined;
-      const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
-      if (outcome.kind !== 'modern' || outcome.classification.revision !== MODERN) return undefined;
-      return { request: body as JSONRPCRequest, classification: outcome.classification };
+    accepts,
+
+    /**
+     * A 2026-07-28 tool call's answer (`accepts`, then `handle`), or undefined to leave it to
+     * `createMcpHandler`. A snapshot's reply to the same params is the same bytes but for the id, so
+     * replies are kept per snapshot within SEARCH_CACHE_BYTES, like REST's search answers (issue 15):
+     * the first call with given params is served by the SDK's server as `handle` serves it; a repeat
+     * of exactly that call, the same headers and params under another id, gets that reply under its
+     * own id without running the SDK again (what the SDK would do is what it did: its classification
+     * and its server read nothing else of the request, and the tools nothing but the snapshot).
+     */
+    async call(header: (name: string) => string | undefined, body: unknown): Promise<LegacyAnswer | undefined> {
+      const snapshot = deps.snapshots?.current();
+      // Only a complete snapshot answers every tool at once (completeSnapshot).
+      const key = snapshot && snapshot.missing.size === 0 ? replayKey(body) : undefined;
+      if (snapshot === undefined || key === undefined) {
+        const call = accepts(header, body);
+        return call && serve(call);
+      }
+      const { id, params } = body as { id: string | number; params: { name: string } };
+      const idTail = Buffer.from(`${JSON.stringify(id)}}`);
+      // The headers accepts() compares with the message, as it compares them.
+      const standard =
+        header('mcp-protocol-version') === MODERN && header('mcp-method') === 'tools/call' && header('mcp-name') === params.name;
+      const hit = standard ? replays.peek(snapshot, key) : undefined;
+      if (hit) return { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: Buffer.concat([hit.body, idTail]) };
+      const call = accepts(header, body);
+      const answer = call && (await serve(call));
+      if (!answer?.body || deps.snapshots!.current() !== snapshot) return answer;
+      const bytes = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+      // The SDK's reply ends with its id (`{"result":…,"jsonrpc":"2.0","id":…}`; reply-router.ts keeps the order).
+      const at = bytes.length - idTail.length;
+      if (at > ID.length && bytes.subarray(at - ID.length, at).equals(ID) && bytes.subarray(at).equals(idTail)) {
+        replays.put(snapshot, key, { body: Buffer.from(bytes.subarray(0, at)) });
+      }
+      return answer;
     },
 
     /** The answer, or undefined to leave the request to `createMcpHandler`. */
-    async handle(call: { request: JSONRPCRequest; classification: MessageClassification }): Promise<LegacyAnswer | undefined> {
-      if (!(bound ?? (await binding))) return undefined;
-      const reply = await transport.dispatch(call.request, call.classification);
-      // The per-request transport's answer to a handler's result or error: 200, JSON (MCP 2026-07-28 §Transports),
-      // typed as Fastify typed it when it was a string.
-      return reply && { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: replyBytes(reply) };
-    },
+    handle: serve,
 
     async close(): Promise<void> {
       await server.close().catch(() => {});

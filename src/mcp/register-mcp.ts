@@ -192,8 +192,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
           ),
         );
       }
-      const toolCall = era === 'modern' ? modernToolCalls.accepts(http.header, parsedBody) : undefined;
-      const answer = toolCall ? await modernToolCalls.handle(toolCall) : undefined;
+      const answer = era === 'modern' ? await modernToolCalls.call(http.header, parsedBody) : undefined;
       if (answer) return sendAnswer(reply, answer);
       return sendResponse(reply, await modern.fetch(http.web(), { parsedBody }));
     };
@@ -246,11 +245,10 @@ async function earlyToolCall(
   }
   // Not plainLegacy: the MCP-Protocol-Version header is 2026-07-28.
   if (!claimsModern(parsedBody)) return undefined;
-  const call = modernToolCalls.accepts((name) => {
+  const answer = await modernToolCalls.call((name) => {
     const value = headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }, parsedBody);
-  const answer = call && (await modernToolCalls.handle(call));
   return answer?.body ? { status: answer.status, headers: answer.headers, body: answer.body } : undefined;
 }
 
@@ -291,6 +289,6 @@ async function loadHandlers(deps: {
     admit: deps.admit,
   });
   const modern = sdk.createMcpHandler(() => factory(), { legacy: 'reject', onerror: onError });
-  const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError });
+  const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError, snapshots: deps.snapshots });
   return { sdk, legacy, modern, modernToolCalls, jsonRpcError: legacyModule.jsonRpcError, requestIdOf: legacyModule.requestIdOf };
 }

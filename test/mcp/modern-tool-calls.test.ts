@@ -94,6 +94,65 @@ describe('MCP 2026-07-28 tool calls', () => {
     }
   });
 
+  it('a repeated call gets the reply the SDK gave to the same params, under its own id, without running again', async () => {
+    let toolReads = 0;
+    let snapshot = t.snapshot;
+    // The tools read this source; the calls key their replies by the snapshot of the other.
+    const counted = createServerFactory({
+      snapshots: {
+        current: () => {
+          toolReads++;
+          return snapshot;
+        },
+      },
+      urls: t.urls,
+    });
+    let budget = 1 << 20;
+    const calls = createModernToolCalls({
+      factory: counted,
+      toolNames: TOOL_NAMES,
+      snapshots: { current: () => snapshot },
+      replayBudget: () => budget,
+    });
+    // Making the server instance read it once (its instructions); from now on, only tools do.
+    toolReads = 0;
+    const answer = async (body: JSONRPCRequest, name = 'search_reviews') => {
+      const a = await calls.call((h) => headers(name)[h], body);
+      return a && (Buffer.isBuffer(a.body) ? a.body.toString('utf8') : a.body);
+    };
+    const theirs = async (body: JSONRPCRequest) =>
+      (
+        await sdk.fetch(
+          new Request('http://127.0.0.1/mcp', { method: 'POST', headers: headers('search_reviews'), body: JSON.stringify(body) }),
+        )
+      ).text();
+    try {
+      const args = { rating: 5, limit: 2 };
+      for (const id of [1, 'x', 2])
+        expect(await answer(toolCall(id as number, 'search_reviews', args))).toBe(
+          await theirs(toolCall(id as number, 'search_reviews', args)),
+        );
+      expect(toolReads).toBe(1);
+      // Other params, a header that differs from the message, an id the SDK refuses: not a repeat.
+      expect(await answer(toolCall(3, 'search_reviews', { rating: 5, limit: 3 }))).toBe(
+        await theirs(toolCall(3, 'search_reviews', { rating: 5, limit: 3 })),
+      );
+      expect(toolReads).toBe(2);
+      expect(await answer(toolCall(4, 'search_reviews', args), 'get_business')).toBeUndefined();
+      expect(await answer(toolCall(1.5, 'search_reviews', args))).toBeUndefined();
+      expect(toolReads).toBe(2);
+      // A new snapshot, or no budget: served by the SDK again.
+      snapshot = Object.create(t.snapshot) as typeof snapshot;
+      expect(await answer(toolCall(5, 'search_reviews', args))).toBe(await theirs(toolCall(5, 'search_reviews', args)));
+      expect(toolReads).toBe(3);
+      budget = 0;
+      await answer(toolCall(6, 'search_reviews', args));
+      expect(toolReads).toBe(4);
+    } finally {
+      await calls.close();
+    }
+  });
+
   it('the transport binds its instance to 2026-07-28, and withdraws what the SDK refuses before any handler runs', async () => {
     const transport = new ModernDispatchTransport(MODERN_VERSION);
     const server = factory({ modernRevision: MODERN_VERSION });
