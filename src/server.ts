@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { DEFAULT_DATABASE_URL, type Config } from './config.js';
 import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
 import type { ReviewStore } from './domain/ports.js';
-import { createApp, type AppKit } from './http/app.js';
+import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { setSearchCacheBudget, setSinceCacheBudget } from './snapshot/queries.js';
@@ -132,7 +132,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       onDelivery: (outcome) => metrics.countDelivery(outcome),
     });
     metrics.setSources(createMetricSources(database.db, () => snapshots.current().view.reviews.length));
-    const mcp = async (a: FastifyInstance, kit: AppKit) => {
+    const mcp = async (a: FastifyInstance) => {
       const sessionStore = createMcpSessionStore(database.db);
       const { MCP_SESSION_TTL_SECONDS: sessionTtlSeconds, MCP_MAX_SESSIONS: maxSessions } = config;
       const limits = {
@@ -147,7 +147,6 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         sessionTtlSeconds,
         maxSessions,
         limits,
-        beforeFastify: kit.beforeFastify,
       });
     };
     const app = await createApp({

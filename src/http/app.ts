@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
-import { fastPathsOf, serveFastPaths, type FastPathOptions } from './fast-path.js';
+import { fastPathsOf, serveFastPaths } from './fast-path.js';
 import { createOpenApiTransforms } from './openapi-document.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerProtocolEdges } from './protocol-edges.js';
@@ -33,12 +33,6 @@ export interface AppDeps {
 export interface AppKit {
   /** 405 with `Allow` for every other method on `url` (RFC 9110 §15.5.6), as a problem. */
   rejectOtherMethods(app: FastifyInstance, url: string, allow: string): void;
-  /**
-   * Present when requests may be answered before Fastify (fast-path.ts), for a transport that answers
-   * some asynchronously (MCP's 2026-07-28 tool calls): the headers every answer carries, and the
-   * metrics and log line to record after one.
-   */
-  beforeFastify?: { common: Readonly<Record<string, string>> } & FastPathOptions;
 }
 
 export type AppPlugin = (app: FastifyInstance, kit: AppKit) => void | Promise<void>;
@@ -129,11 +123,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // Behind a proxy the client's address comes from Fastify's X-Forwarded-For handling: with request logs
   // on, those requests keep the full path so that the log line names the same address.
   const logsRequests = logsInfo(app.log);
-  let beforeFastify: AppKit['beforeFastify'];
   if (!deps.trustProxy || !logsRequests) {
     fastPathsOf(app).common = CORS_HEADERS;
     // The same metrics and log line as the onResponse hook above, for requests answered before Fastify.
-    const options: FastPathOptions = {
+    serveFastPaths(app, {
       answered(request, route, status, startedAt) {
         const ms = performance.now() - startedAt;
         deps.ops?.metrics?.observeRequest(route, request.method!, status, ms / 1000);
@@ -150,9 +143,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
             'request',
           );
       },
-    };
-    serveFastPaths(app, options);
-    beforeFastify = { common: CORS_HEADERS, ...options };
+    });
   }
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
@@ -201,7 +192,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDatasetRoutes(app, deps);
   registerReviewRoutes(app, deps);
   registerSiteRoutes(app, deps);
-  for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods, ...(beforeFastify ? { beforeFastify } : {}) });
+  for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods });
   registerOpenApiRoute(app);
   await app.ready();
   return app;

@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type * as SdkModule from '@modelcontextprotocol/server';
@@ -8,7 +7,6 @@ import type { SnapshotSource } from '../snapshot/snapshot.js';
 import type * as LegacyModuleNs from './legacy-handler.js';
 import type { LegacyAnswer, LegacyHttpRequest } from './legacy-handler.js';
 import type * as ModernToolCallsModule from './modern-tool-calls.js';
-import { answerBeforeFastify, bodyReadAhead, type BeforeFastify, type EarlyAnswer } from './before-fastify.js';
 import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
 import type { McpSessionStore } from '../domain/mcp-session-port.js';
 import { createSessionManager, type SessionManager } from './sessions.js';
@@ -27,8 +25,6 @@ export interface McpDeps {
   /** Injected clock for session expiry (tests). */
   now?: () => number;
   sweepIntervalMs?: number;
-  /** The app's way to answer requests before Fastify (AppKit), for 2026-07-28 tool calls. */
-  beforeFastify?: BeforeFastify | undefined;
 }
 
 export interface McpLimits {
@@ -135,7 +131,6 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   // The MCP SDK and the tools load on the first /mcp request, not at start (issue 14): a second of
   // start-up that the first /reviews.json never needed. That request waits for them once.
   let loading: Promise<McpHandlers> | undefined;
-  let loaded: McpHandlers | undefined;
   const handlers = () =>
     (loading ??= loadHandlers({
       snapshots: deps.snapshots,
@@ -144,13 +139,12 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
       sessions,
       onError,
       admit: (request) => sessionLimiter.take(request.ip ?? 'unknown'),
-    }).then((h) => (loaded = h)));
+    }));
 
   await app.register(async (scope) => {
     // The SDK reads JSON-RPC itself: a body that is not JSON is a JSON-RPC parse error, not a problem.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    scope.addHook('preParsing', bodyReadAhead);
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { sdk, legacy, modern, modernToolCalls, jsonRpcError, requestIdOf } = await handlers();
       const { isJsonContentType, isLegacyRequest } = sdk;
@@ -202,21 +196,6 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     scope.route({ method: ['GET', 'PUT', 'PATCH'], url: '/mcp', schema: { hide: true }, handler });
   });
 
-  if (deps.beforeFastify) {
-    answerBeforeFastify(app, deps.beforeFastify, {
-      url: '/mcp',
-      // The handler above takes these to modernToolCalls once it has read the body (isJsonContentType,
-      // then the era, then acceptsJsonAndSse); only once the SDK is loaded, which the first request does.
-      takes: (request) =>
-        loaded !== undefined &&
-        request.headers['mcp-method'] === 'tools/call' &&
-        request.headers['mcp-protocol-version'] === MODERN &&
-        loaded.sdk.isJsonContentType(request.headers['content-type'] ?? null) &&
-        acceptsJsonAndSse(request.headers.accept),
-      answer: (request, body) => earlyToolCall(loaded!, request.headers, body),
-    });
-  }
-
   app.addHook('onClose', async () => {
     sessions.close();
     if (!loading) return;
@@ -224,32 +203,6 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     await Promise.all([legacy.close(), modern.close(), modernToolCalls.close()]);
   });
   return { sessions };
-}
-
-const MODERN = '2026-07-28';
-
-/**
- * A 2026-07-28 tool call answered before Fastify (before-fastify.ts): what the handler above answers
- * for it, when that is modernToolCalls' answer; undefined otherwise, for the handler to answer.
- */
-async function earlyToolCall(
-  { modernToolCalls }: McpHandlers,
-  headers: IncomingHttpHeaders,
-  body: Buffer,
-): Promise<EarlyAnswer | undefined> {
-  let parsedBody: unknown;
-  try {
-    parsedBody = JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  // Not plainLegacy: the MCP-Protocol-Version header is 2026-07-28.
-  if (!claimsModern(parsedBody)) return undefined;
-  const answer = await modernToolCalls.call((name) => {
-    const value = headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  }, parsedBody);
-  return answer?.body ? { status: answer.status, headers: answer.headers, body: answer.body } : undefined;
 }
 
 type Sdk = typeof SdkModule;

@@ -35,8 +35,6 @@ export interface McpTestOptions {
   wrapSessionStore?: (store: McpSessionStore) => McpSessionStore;
   /** A snapshot other than the fixture's (the large-dataset tests). */
   snapshot?: Snapshot;
-  /** Told of every request answered before Fastify (src/mcp/before-fastify.ts). */
-  onEarlyAnswer?: (url: string, status: number) => void;
 }
 
 /** The real app with the MCP endpoint over the fixture snapshot, as `createServer` wires them. */
@@ -51,16 +49,8 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
     snapshots: { current: () => snapshot },
     urls,
     plugins: [
-      async (a, kit) => {
-        const early = kit.beforeFastify;
+      async (a) => {
         mcp = await registerMcp(a, {
-          beforeFastify: early && {
-            ...early,
-            answered(request, url, status, startedAt) {
-              options.onEarlyAnswer?.(url, status);
-              early.answered(request, url, status, startedAt);
-            },
-          },
           snapshots: { current: () => snapshot },
           urls,
           sessionStore: (options.wrapSessionStore ?? ((x) => x))(createMcpSessionStore(database.db)),
