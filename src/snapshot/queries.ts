@@ -40,9 +40,17 @@ export function searchEnvelope(page: Pick<SearchPage, 'positions' | 'total' | 'l
   );
 }
 
-/** A search answer's bytes: `{"reviews":[`, the reviews at `positions`, the envelope. */
-export function searchBody(snapshot: Snapshot, positions: readonly number[], envelope: string): Buffer {
-  return snapshot.reviewBytes.join('{"reviews":[', positions, envelope);
+/**
+ * A search answer's bytes: `{"reviews":[`, the reviews at `positions`, the envelope; in a new buffer, or
+ * in `allocate(length)`'s.
+ */
+export function searchBody(
+  snapshot: Snapshot,
+  positions: readonly number[],
+  envelope: string,
+  allocate?: (length: number) => Buffer,
+): Buffer {
+  return snapshot.reviewBytes.join('{"reviews":[', positions, envelope, allocate);
 }
 
 export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
@@ -79,8 +87,7 @@ function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
  */
 export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Representation {
   return searchCache.get(snapshot, searchKey(query), () => {
-    const { positions, envelope } = searchParts(snapshot, query);
-    const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
+    const { positions, envelope, etag } = searchAnswer(snapshot, query);
     return createRepresentationWithEtag(
       searchBody(snapshot, positions, envelope),
       JSON_MEDIA_TYPE,
@@ -89,6 +96,27 @@ export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Re
       snapshot.publishedWeak,
     );
   });
+}
+
+/** A search answer before its bytes: its reviews, its envelope and its strong ETag (see above). */
+export interface SearchAnswer {
+  positions: number[];
+  envelope: string;
+  etag: string;
+}
+
+export function searchAnswer(snapshot: Snapshot, query: SearchQuery): SearchAnswer {
+  const { positions, envelope } = searchParts(snapshot, query);
+  const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
+  return { positions, envelope, etag };
+}
+
+/**
+ * The date validators of a query answer of `snapshot`, as answerRepresentation's: the publication time
+ * in whole seconds, weak when another content was published within the same second.
+ */
+export function answerValidators(snapshot: Snapshot, etag: string): Pick<Representation, 'etag' | 'lastModified' | 'weakDate'> {
+  return { etag, lastModified: Math.floor(snapshot.publishedAt / 1000) * 1000, ...(snapshot.publishedWeak ? { weakDate: true } : {}) };
 }
 
 export const DEFAULT_SEARCH_CACHE_BYTES = 8 * 1024 * 1024;
