@@ -59,21 +59,43 @@ export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: s
 }
 
 /**
- * Each review's digest (SHA-256 of its JSON, base64url) for the answers' ETags, made on first use, per
- * snapshot data: keyed by the review bytes, which a snapshot's copies (withDocument) share.
+ * Each review's digest (SHA-256 of its JSON, base64url, 22 characters) for the answers' ETags, made on
+ * first use, per snapshot data: keyed by the review bytes, which a snapshot's copies (withDocument)
+ * share. Kept as ASCII bytes in one table (a string each cost more memory, and joining them per answer
+ * was most of a first-time search's garbage, issue 15).
  */
-const reviewDigests = new WeakMap<ReviewBytes, (string | undefined)[]>();
+const DIGEST_CHARS = 22;
+const reviewDigests = new WeakMap<ReviewBytes, { chars: Uint8Array; known: Uint8Array }>();
+// What a search's tag hashes is assembled here: it is hashed at once, never kept.
+let tagInput = Buffer.allocUnsafeSlow(4096);
+const TAG_PREFIX = 'search:';
 
-function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
+/**
+ * The ETag of a search answer: the SHA-256 of `search:`, its reviews' digests joined by commas, and its
+ * envelope (the same bytes always give the same tag, on every replica and after restarts).
+ */
+function searchTag(snapshot: Snapshot, positions: readonly number[], envelope: string): string {
   const bytes = snapshot.reviewBytes;
   let digests = reviewDigests.get(bytes);
-  if (!digests) reviewDigests.set(bytes, (digests = new Array<string | undefined>(bytes.count)));
-  let out = '';
+  if (!digests)
+    reviewDigests.set(bytes, (digests = { chars: new Uint8Array(bytes.count * DIGEST_CHARS), known: new Uint8Array(bytes.count) }));
+  const { chars, known } = digests;
+  const need = TAG_PREFIX.length + positions.length * (DIGEST_CHARS + 1) + 3 * envelope.length;
+  if (tagInput.length < need) tagInput = Buffer.allocUnsafeSlow(2 * need);
+  const input = tagInput;
+  let at = input.write(TAG_PREFIX, 0, 'latin1');
   for (let i = 0; i < positions.length; i++) {
     const pos = positions[i]!;
-    out += (i === 0 ? '' : ',') + (digests[pos] ??= hash('sha256', bytes.bytes(pos), 'base64url').slice(0, 22));
+    const from = pos * DIGEST_CHARS;
+    if (known[pos] === 0) {
+      chars.set(Buffer.from(hash('sha256', bytes.bytes(pos), 'base64url').slice(0, DIGEST_CHARS), 'latin1'), from);
+      known[pos] = 1;
+    }
+    if (i > 0) input[at++] = 0x2c; // ','
+    for (let c = 0; c < DIGEST_CHARS; c++) input[at++] = chars[from + c]!;
   }
-  return out;
+  at += input.write(envelope, at, 'utf8');
+  return `"${hash('sha256', input.subarray(0, at), 'base64url').slice(0, 32)}"`;
 }
 
 /**
@@ -107,8 +129,7 @@ export interface SearchAnswer {
 
 export function searchAnswer(snapshot: Snapshot, query: SearchQuery): SearchAnswer {
   const { positions, envelope } = searchParts(snapshot, query);
-  const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
-  return { positions, envelope, etag };
+  return { positions, envelope, etag: searchTag(snapshot, positions, envelope) };
 }
 
 /**
