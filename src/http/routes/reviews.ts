@@ -122,6 +122,13 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
 function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
   const prepared = createAnswerCache<Prepared>(searchCacheBudget);
   const buffers = createReusableBuffers();
+  // The headers every answer of a snapshot starts with (CORS, Vary, Cache-Control, Last-Modified).
+  let shared: { snapshot: Snapshot; headers: Readonly<Record<string, string>> } | null = null;
+  const sharedHeaders = (snapshot: Snapshot, common: Readonly<Record<string, string>>) => {
+    if (shared?.snapshot !== snapshot)
+      shared = { snapshot, headers: cachingHeaders(answerValidators(snapshot, ''), common, 'Accept-Encoding') };
+    return shared.headers;
+  };
   return (request, response, common) => {
     const method = request.method;
     if (method !== 'GET' && method !== 'HEAD') return 0;
@@ -137,7 +144,8 @@ function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
         parseSearchQuery(queryString === '' ? {} : (parseQueryString(queryString) as Record<string, unknown>)),
       );
       if (!parsed.ok) return 0;
-      if (!prepared.askedBefore(snapshot, queryString)) return sendOnce(request, response, snapshot, parsed.value, common, buffers);
+      if (!prepared.askedBefore(snapshot, queryString))
+        return sendOnce(request, response, snapshot, parsed.value, sharedHeaders(snapshot, common), buffers);
       answer = prepare(searchRepresentation(snapshot, parsed.value), common);
       prepared.put(snapshot, queryString, answer);
     }
@@ -162,13 +170,11 @@ function sendOnce(
   response: ServerResponse,
   snapshot: Snapshot,
   query: SearchQuery,
-  common: Readonly<Record<string, string>>,
+  shared: Readonly<Record<string, string>>,
   buffers: ReusableBuffers,
 ): number {
   const { positions, envelope, etag } = searchAnswer(snapshot, query);
-  const validators = answerValidators(snapshot, etag);
-  const shared = cachingHeaders(validators, common, 'Accept-Encoding');
-  if (isNotModified(request.headers, validators)) {
+  if (isNotModified(request.headers, answerValidators(snapshot, etag))) {
     response.writeHead(304, request.method === 'HEAD' ? { ...shared, etag, 'content-length': '0' } : { ...shared, etag }).end();
     return 304;
   }
