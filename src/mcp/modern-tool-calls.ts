@@ -99,9 +99,9 @@ export function createModernToolCalls(deps: {
      * A 2026-07-28 tool call's answer (`accepts`, then `handle`), or undefined to leave it to
      * `createMcpHandler`. A snapshot's reply to the same params is the same bytes but for the id, so
      * replies are kept per snapshot within SEARCH_CACHE_BYTES, like REST's search answers (issue 15):
-     * the first call with given params is served by the SDK's server as `handle` serves it; a repeat
-     * of exactly that call, the same headers and params under another id, gets that reply under its
-     * own id without running the SDK again (what the SDK would do is what it did: its classification
+     * a call with given params is served by the SDK's server as `handle` serves it, and its reply
+     * kept from the second such call on; a repeat of exactly that call, the same headers and params
+     * under another id, then gets that reply under its own id without running the SDK again (what the SDK would do is what it did: its classification
      * and its server read nothing else of the request, and the tools nothing but the snapshot).
      */
     async call(header: (name: string) => string | undefined, body: unknown): Promise<LegacyAnswer | undefined> {
@@ -125,7 +125,9 @@ export function createModernToolCalls(deps: {
       const bytes = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
       // The SDK's reply ends with its id (`{"result":…,"jsonrpc":"2.0","id":…}`; reply-router.ts keeps the order).
       const at = bytes.length - idTail.length;
-      if (at > ID.length && bytes.subarray(at - ID.length, at).equals(ID) && bytes.subarray(at).equals(idTail)) {
+      // Kept from its second request on, as REST keeps search answers (answer-cache.ts, askedBefore).
+      const ends = at > ID.length && bytes.subarray(at - ID.length, at).equals(ID) && bytes.subarray(at).equals(idTail);
+      if (ends && replays.askedBefore(snapshot, key)) {
         replays.put(snapshot, key, { body: Buffer.from(bytes.subarray(0, at)) });
       }
       return answer;
