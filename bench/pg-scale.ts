@@ -220,14 +220,19 @@ async function fanout(work: string, adminUrl: string) {
     log(`topic sizes: ${sizes.join(', ')}`);
 
     let change = 0;
-    async function measure(label: string): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][] }> {
+    async function measure(
+      label: string,
+    ): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][]; subscriberCpu: number[] }> {
       const cpu: number[][] = [];
+      const subscriberCpu: number[] = [];
       const ms: number[] = [];
       const firstMs: number[] = [];
       let duplicates = 0;
       for (let c = 0; c < CHANGES; c++) {
         const before = subscriber.deliveries.length;
         const cpuBefore = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
+        // The subscribers run in this process: their CPU is part of what the two vCPUs carry.
+        const ownBefore = process.cpuUsage();
         const file = path.join(work, `change-${++change}.json`);
         const review = { ...dataset(1).reviews[0]!, id: `change-${change}`, text: `Change ${change}: prompt and tidy.` };
         await fs.writeFile(file, JSON.stringify([review]));
@@ -244,15 +249,20 @@ async function fanout(work: string, adminUrl: string) {
         firstMs.push((subscriber.deliveries[before]?.at ?? NaN) - t0);
         await sleep(2000);
         const cpuAfter = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
+        const own = process.cpuUsage(ownBefore);
+        subscriberCpu.push(Number(((own.user + own.system) / 1e6).toFixed(2)));
         windows.push({ label, change, pids: replicas.map((r) => r.pid), startUs, endUs: monotonicUs() });
         cpu.push(cpuAfter.map((c, k) => Number((c - (cpuBefore[k] ?? NaN)).toFixed(2))));
         const paths = subscriber.deliveries.slice(before).map((d) => d.path);
         duplicates += paths.length - new Set(paths).size;
+        // Where the time goes: when each tenth of the deliveries had arrived (a slow tail, or a slow start).
+        const arrivals = subscriber.deliveries.slice(before, before + SUBSCRIBERS).map((d) => d.at - t0);
+        const tenths = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => arrivals[Math.floor((k * SUBSCRIBERS) / 10) - 1] ?? NaN);
         log(
-          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates), replica CPU s ${cpu.at(-1)?.join(' + ')}`,
+          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates), replica CPU s ${cpu.at(-1)?.join(' + ')}, subscribers ${subscriberCpu.at(-1)}; tenths at ${tenths.join(' ')} ms`,
         );
       }
-      return { ms, firstMs, duplicates, cpu };
+      return { ms, firstMs, duplicates, cpu, subscriberCpu };
     }
     const one = await measure('1 replica');
     replicas.push(await startReplica('r2', env, 120_000, nodeArgs), await startReplica('r3', env, 120_000, nodeArgs));
