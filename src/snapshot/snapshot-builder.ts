@@ -16,16 +16,20 @@ import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
 /**
  * One published review as the last build saw it: its public form, the hash it came from, and its JSON:
- * a string until a build has written it into a document, then only its position there (issue 15: the
- * bytes are held once, in the `/reviews.json` document, and a rebuild copies them from it).
+ * a string when this process computed it, bytes in the page it was read with when read, and once a
+ * build has written it into a document, only its position there (issue 15: the bytes are held once, in
+ * the `/reviews.json` document, and a rebuild copies them from it).
  */
 interface Entry {
   id: string;
   contentHash: string;
   review: Review;
   json: string | null;
-  /** Its position in the last build's review bytes, when `json` is null. */
+  /** The bytes of the page it was read with (its JSON at `at`..`end`), until a build copies them. */
+  page: Buffer | null;
+  /** Its position in the last build's review bytes, when `json` and `page` are null. */
   at: number;
+  end: number;
   updatedMs: number;
   /** The build that last found it published and unchanged (or read it). */
   seen: number;
@@ -66,6 +70,28 @@ interface Catalog {
 function catalogOf(business: Business): Catalog {
   let matcher: MentionMatcher | undefined;
   return { key: catalogKey(business), matcher: () => (matcher ??= createMentionMatcher(business)) };
+}
+
+const UTF8 = new TextEncoder();
+
+/**
+ * Moves a page of entries' JSON from strings into one buffer (issue 15, start-up): a first start reads
+ * every review, and 100,000 JSON strings (70 MB) held until the document is written survived the young
+ * generation's collections and were copied by each of them; a page's strings now die with the page, and
+ * the document copies the bytes.
+ */
+function toPageBytes(page: Entry[]): void {
+  let total = 0;
+  for (const e of page) total += Buffer.byteLength(e.json!, 'utf8');
+  const bytes = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const e of page) {
+    e.at = at;
+    at += UTF8.encodeInto(e.json!, bytes.subarray(at)).written;
+    e.end = at;
+    e.page = bytes;
+    e.json = null;
+  }
 }
 
 /** `newest` (contract §4) over entries, with updated_at parsed once per review, not per comparison. */
@@ -135,6 +161,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
     for (let i = 0; i < stale.length; i += pageSize) {
       const ids = stale.slice(i, i + pageSize).map((s) => s.id);
       const computed: PublicDoc[] = [];
+      const page: Entry[] = [];
       // Only published rows come back: one unpublished since its stamp was read is left out, and the
       // version check below makes another pass. The hash is the row's, so the entry names what it holds.
       for (const row of await options.store.publishedById(ids, catalog.key)) {
@@ -153,14 +180,18 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
           contentHash: row.contentHash,
           review,
           json,
+          page: null,
           at: -1,
+          end: -1,
           updatedMs: Date.parse(review.updated_at),
           seen: generation,
         };
         read.set(entry.id, entry);
+        page.push(entry);
         if (slicer.due()) await slicer.pause();
       }
       fill.add(catalog.key, computed);
+      toPageBytes(page);
     }
   }
 
@@ -209,7 +240,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
       await slicer.pause();
 
       const reviews = order.map((e) => e.review);
-      const reviewSources: ReviewSource[] = order.map((e) => e.json ?? lastBytes!.bytes(e.at));
+      const reviewSources: ReviewSource[] = order.map((e) => e.json ?? e.page?.subarray(e.at, e.end) ?? lastBytes!.bytes(e.at));
       await slicer.pause();
       let newest = header.businessUpdatedAt;
       let newestMs = newest ? Date.parse(newest) : Number.NEGATIVE_INFINITY;
@@ -235,8 +266,10 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
       // From now on each entry's JSON is read from the new document: the strings can go.
       const bytes = built.snapshot.reviewBytes;
       for (let i = 0; i < order.length; i++) {
-        order[i]!.json = null;
-        order[i]!.at = i;
+        const e = order[i]!;
+        e.json = null;
+        e.page = null;
+        e.at = i;
       }
       lastBytes = bytes;
       return built;

@@ -182,6 +182,19 @@ describe('incremental snapshot build', () => {
     expect(resolves.count).toBe(0);
   });
 
+  // Issue 15, start-up: each page's JSON is moved into bytes as it is read; multi-byte characters must
+  // keep every review's offsets right, in the first build and in a rebuild that copies from it.
+  it('reads pages of stored JSON with multi-byte characters into the same bytes as a build from scratch', async () => {
+    const texts = ['Très bien, Mike — merci!', 'Drain fixed 👍🏽 quickly', 'Ünïcödé everywhere: 日本語のレビュー'];
+    const initial = reviews(23).map((r, i) => (i % 2 === 0 ? { ...r, text: `${texts[i % 3]!} ${r.text}` } : r));
+    await store.applyImport({ business: catalog(['Mike']), reviews: initial, replace: false });
+    const builder = createSnapshotBuilder({ store, urls, renderers: fast, pageSize: 4 });
+    const built = (await builder.build(null)).snapshot;
+    await expectSameAsFromScratch(built, store);
+    await store.applyImport({ reviews: [{ ...initial[3]!, text: 'Ça marche — 完璧' }], replace: false });
+    await expectSameAsFromScratch((await builder.build(built)).snapshot, store);
+  });
+
   it('resolves what a catalog change or an older row left without current JSON, stores it back, and the next start reads it', async () => {
     await store.applyImport({ business: catalog(['Mike']), reviews: reviews(25), replace: false });
     await store.applyImport({ business: catalog(['Mike', 'Rivera']), reviews: [], replace: false });
