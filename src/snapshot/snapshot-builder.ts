@@ -2,7 +2,7 @@ import { computeAggregate } from '../domain/aggregate.js';
 import { EMPTY_BUSINESS, type Business } from '../domain/business.js';
 import { catalogKey } from '../domain/catalog-key.js';
 import { createMentionMatcher, type MentionMatcher } from '../domain/mentions.js';
-import type { DatasetHeader, PublicDoc, ReviewStamp, ReviewStore } from '../domain/ports.js';
+import type { DatasetHeader, PublicDoc, PublishedRecord, ReviewStamp, ReviewStore } from '../domain/ports.js';
 import { toPublicReview } from '../domain/public-review.js';
 import type { PublishedView } from '../domain/published-view.js';
 import { compareNewest } from '../domain/review-order.js';
@@ -36,7 +36,7 @@ interface Entry {
 }
 
 export interface SnapshotBuilderOptions {
-  store: Pick<ReviewStore, 'header' | 'publishedStamps' | 'publishedById' | 'storePublic' | 'version'>;
+  store: Pick<ReviewStore, 'header' | 'publishedStamps' | 'publishedById' | 'publishedPage' | 'storePublic' | 'version'>;
   urls: ServiceUrls;
   renderers: readonly DocumentRenderer[];
   /** Milliseconds of work between yields to the event loop (time-slice.ts). */
@@ -154,44 +154,67 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   }
 
   /**
-   * Reads the changed reviews: the public JSON stored for this catalog as is (issue 15: a start parses,
-   * it neither resolves nor serializes), the others resolved and serialized here and stored for next time.
+   * Takes a page of published rows into `read`: the public JSON stored for this catalog as is (issue 15:
+   * a start parses, it neither resolves nor serializes), the others resolved and serialized here and
+   * stored for next time. The hash is the row's, so the entry names what it holds.
+   */
+  async function take(rows: PublishedRecord[], catalog: Catalog, read: Map<string, Entry>, slicer: TimeSlicer): Promise<void> {
+    const computed: PublicDoc[] = [];
+    const page: Entry[] = [];
+    for (const row of rows) {
+      let review: Review;
+      let json: string;
+      if ('publicJson' in row) {
+        json = row.publicJson;
+        review = JSON.parse(json) as Review;
+      } else {
+        review = toPublicReview(row.stored, catalog.matcher());
+        json = JSON.stringify(review);
+        computed.push({ id: row.id, contentHash: row.contentHash, updatedAt: row.stored.updated_at, json });
+      }
+      const entry: Entry = {
+        id: row.id,
+        contentHash: row.contentHash,
+        review,
+        json,
+        page: null,
+        at: -1,
+        end: -1,
+        updatedMs: Date.parse(review.updated_at),
+        seen: generation,
+      };
+      read.set(entry.id, entry);
+      page.push(entry);
+      if (slicer.due()) await slicer.pause();
+    }
+    fill.add(catalog.key, computed);
+    toPageBytes(page);
+  }
+
+  /**
+   * Reads the changed reviews. Only published rows come back: one unpublished since its stamp was read
+   * is left out, and the version check in `sync` makes another pass.
    */
   async function readChanged(stale: ReviewStamp[], catalog: Catalog, read: Map<string, Entry>, slicer: TimeSlicer): Promise<void> {
     for (let i = 0; i < stale.length; i += pageSize) {
       const ids = stale.slice(i, i + pageSize).map((s) => s.id);
-      const computed: PublicDoc[] = [];
-      const page: Entry[] = [];
-      // Only published rows come back: one unpublished since its stamp was read is left out, and the
-      // version check below makes another pass. The hash is the row's, so the entry names what it holds.
-      for (const row of await options.store.publishedById(ids, catalog.key)) {
-        let review: Review;
-        let json: string;
-        if ('publicJson' in row) {
-          json = row.publicJson;
-          review = JSON.parse(json) as Review;
-        } else {
-          review = toPublicReview(row.stored, catalog.matcher());
-          json = JSON.stringify(review);
-          computed.push({ id: row.id, contentHash: row.contentHash, updatedAt: row.stored.updated_at, json });
-        }
-        const entry: Entry = {
-          id: row.id,
-          contentHash: row.contentHash,
-          review,
-          json,
-          page: null,
-          at: -1,
-          end: -1,
-          updatedMs: Date.parse(review.updated_at),
-          seen: generation,
-        };
-        read.set(entry.id, entry);
-        page.push(entry);
-        if (slicer.due()) await slicer.pause();
-      }
-      fill.add(catalog.key, computed);
-      toPageBytes(page);
+      await take(await options.store.publishedById(ids, catalog.key), catalog, read, slicer);
+    }
+  }
+
+  /**
+   * Reads every published review, in pages in id order: with nothing to reuse (a process's first build,
+   * or a catalog change) every stamp would be stale, and one pass over the rows costs about half of the
+   * stamps and then each id (issue 15, start-up: 100,000 reviews, about 620 → 270 ms of SQLite's CPU).
+   */
+  async function readAll(catalog: Catalog, read: Map<string, Entry>, slicer: TimeSlicer): Promise<void> {
+    let after: string | null = null;
+    for (;;) {
+      const rows = await options.store.publishedPage(after, pageSize, catalog.key);
+      await take(rows, catalog, read, slicer);
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.id;
+      await slicer.pause();
     }
   }
 
@@ -215,8 +238,8 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         currentKey = catalog.key;
       }
       generation++;
-      const stale = await staleStamps(read, slicer);
-      await readChanged(stale, catalog, read, slicer);
+      if (entries.size === 0 && read.size === 0) await readAll(catalog, read, slicer);
+      else await readChanged(await staleStamps(read, slicer), catalog, read, slicer);
       // After a few passes under a stream of writes, publish what was read: labelled with the version
       // read first, it is at worst newer than its label, and the next poll rebuilds.
       if ((await options.store.version()) === header.version || pass >= 2) {

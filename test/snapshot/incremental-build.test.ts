@@ -78,6 +78,11 @@ describe('incremental snapshot build', () => {
         fetched.push(...ids);
         return real.publishedById(ids, key);
       },
+      publishedPage: async (after, limit, key) => {
+        const rows = await real.publishedPage(after, limit, key);
+        fetched.push(...rows.map((r) => r.id));
+        return rows;
+      },
     };
   });
   afterEach(() => handle.close());
@@ -125,20 +130,25 @@ describe('incremental snapshot build', () => {
   it('reads again when a write commits mid-build, so no snapshot mixes two versions', async () => {
     await store.applyImport({ business: catalog([]), reviews: reviews(20), replace: false });
     let wrote = false;
+    // The first build reads pages of every review: a write commits after the first page.
     const racing: ReviewStore = {
       ...store,
-      publishedById: async (ids, key) => {
-        const rows = await store.publishedById(ids, key);
+      publishedPage: async (after, limit, key) => {
+        const rows = await store.publishedPage(after, limit, key);
         if (!wrote) {
           wrote = true;
-          await store.applyImport({ reviews: reviews(20).slice(0, 10), replace: true });
+          await store.applyImport({
+            reviews: [{ ...reviews(20)[19]!, text: 'Changed mid-build.' }, ...reviews(20).slice(0, 10)],
+            replace: true,
+          });
         }
         return rows;
       },
     };
     const built = (await createSnapshotBuilder({ store: racing, urls, renderers: fast, pageSize: 5 }).build(null)).snapshot;
     expect(wrote).toBe(true);
-    expect(built.view.reviews).toHaveLength(10);
+    expect(built.view.reviews).toHaveLength(11);
+    expect(built.view.reviews.map((r) => r.text)).toContain('Changed mid-build.');
     await expectSameAsFromScratch(built, store);
   });
 
