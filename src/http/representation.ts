@@ -13,24 +13,25 @@ export function codingFor(rep: Representation, acceptEncoding: string | undefine
   return rep.body.length >= MIN_COMPRESS_BYTES ? negotiateCoding(acceptEncoding) : null;
 }
 
-// Formatted once per representation: a Date and its string cost more than the rest of a 304 (issue 15).
-const httpDates = new WeakMap<Representation, string>();
+// Formatted once per timestamp: a Date and its string cost more than the rest of a 304 (issue 15), and
+// every query answer of a snapshot carries the snapshot's publication time, so the last one is kept.
+let lastDate = { ms: Number.NaN, text: '' };
 
 /** Last-Modified of a representation as an HTTP date (RFC 9110 §5.6.7). */
-export function httpDate(rep: Representation): string {
-  let date = httpDates.get(rep);
-  if (date === undefined) {
-    date = new Date(rep.lastModified).toUTCString();
-    httpDates.set(rep, date);
-  }
-  return date;
+export function httpDate(rep: Pick<Representation, 'lastModified'>): string {
+  if (lastDate.ms !== rep.lastModified) lastDate = { ms: rep.lastModified, text: new Date(rep.lastModified).toUTCString() };
+  return lastDate.text;
 }
 
 /**
  * `leading` (CORS, Link), then the caching headers sendRepresentation writes before the ETag, in its
  * order: what a 200 and a 304 of `rep` built ahead of the request (the fast paths) start with.
  */
-export function cachingHeaders(rep: Representation, leading: Readonly<Record<string, string>>, vary: string): Record<string, string> {
+export function cachingHeaders(
+  rep: Pick<Representation, 'lastModified'>,
+  leading: Readonly<Record<string, string>>,
+  vary: string,
+): Record<string, string> {
   return { ...leading, vary, 'cache-control': CACHE_CONTROL, 'last-modified': httpDate(rep) };
 }
 

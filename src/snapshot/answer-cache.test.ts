@@ -63,4 +63,21 @@ describe('answers cached per snapshot within a byte budget', () => {
     expect(cache.peek(s, 'k')).toBe(second);
     expect(cache.bytes(s)).toBe(200 + 2);
   });
+
+  it('tells whether a key was asked before in the snapshot, or is kept', () => {
+    const { budget, cache } = cacheOf(1000);
+    const s = snapshot();
+    expect(cache.askedBefore(s, 'q')).toBe(false);
+    expect(cache.askedBefore(snapshot(), 'q')).toBe(false);
+    expect(cache.askedBefore(s, 'q')).toBe(true);
+    cache.put(s, 'kept', answer(10));
+    expect(cache.askedBefore(s, 'kept')).toBe(true);
+    // Asked keys are forgotten once their characters pass the bound, so they cannot grow without limit.
+    const long = 'x'.repeat(100 * 1024);
+    expect([0, 1, 2].map((i) => cache.askedBefore(s, `${long}${i}`))).toEqual([false, false, false]);
+    expect(cache.askedBefore(s, `${long}0`)).toBe(false);
+    budget.bytes = 0;
+    expect(cache.askedBefore(s, 'r')).toBe(false);
+    expect(cache.askedBefore(s, 'r')).toBe(false);
+  });
 });

@@ -17,18 +17,34 @@ export interface AnswerCache<T extends { body: Buffer }> {
   get(snapshot: Snapshot, key: string, compute: () => T): T;
   /** Bytes of answers held for `snapshot` now (tests and metrics). */
   bytes(snapshot: Snapshot): number;
+  /**
+   * Whether `key` was asked of `snapshot` before (this call counts as asking), or its answer is kept.
+   * A caller keeps answers from their second request on: most queries asked once are not asked again,
+   * and keeping them would push out those that are (and cost an allocation each, issue 15).
+   */
+  askedBefore(snapshot: Snapshot, key: string): boolean;
 }
 
 interface Entries<T> {
   map: Map<string, T>;
   bytes: number;
+  /** Keys asked once, not kept: at most ASKED_CHARS characters of them, then forgotten all at once. */
+  asked: Set<string>;
+  askedChars: number;
 }
+
+const ASKED_CHARS = 256 * 1024;
 
 /** `budget` is read on each use, so a configured limit applies to the caches made before it was set. */
 export function createAnswerCache<T extends { body: Buffer }>(budget: () => number): AnswerCache<T> {
   const caches = new WeakMap<Snapshot, Entries<T>>();
   // A key is held beside its answer, so it counts (UTF-16, two bytes a character).
   const sizeOf = (key: string, answer: T) => answer.body.length + 2 * key.length;
+  const entriesOf = (snapshot: Snapshot): Entries<T> => {
+    let entries = caches.get(snapshot);
+    if (!entries) caches.set(snapshot, (entries = { map: new Map(), bytes: 0, asked: new Set(), askedChars: 0 }));
+    return entries;
+  };
   const cache: AnswerCache<T> = {
     peek(snapshot, key) {
       if (budget() === 0) return undefined;
@@ -44,8 +60,7 @@ export function createAnswerCache<T extends { body: Buffer }>(budget: () => numb
       const limit = budget();
       const size = sizeOf(key, answer);
       if (size > limit) return;
-      let entries = caches.get(snapshot);
-      if (!entries) caches.set(snapshot, (entries = { map: new Map(), bytes: 0 }));
+      const entries = entriesOf(snapshot);
       const old = entries.map.get(key);
       if (old) {
         entries.map.delete(key);
@@ -67,6 +82,18 @@ export function createAnswerCache<T extends { body: Buffer }>(budget: () => numb
       return answer;
     },
     bytes: (snapshot) => caches.get(snapshot)?.bytes ?? 0,
+    askedBefore(snapshot, key) {
+      if (budget() === 0) return false;
+      const entries = entriesOf(snapshot);
+      if (entries.map.has(key) || entries.asked.delete(key)) return true;
+      if (entries.askedChars + key.length > ASKED_CHARS) {
+        entries.asked.clear();
+        entries.askedChars = 0;
+      }
+      entries.asked.add(key);
+      entries.askedChars += key.length;
+      return false;
+    },
   };
   return cache;
 }

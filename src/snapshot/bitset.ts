@@ -31,10 +31,13 @@ function wordInAll(sets: readonly Bitset[], w: number, lo: number, hi: number): 
   return x;
 }
 
+// Bits set in each 16-bit value: two lookups count a word in about half the time of the arithmetic
+// popcount, which matters as a search counts its hits over the whole date range (issue 15).
+const BITS16 = new Uint8Array(1 << 16);
+for (let i = 1; i < BITS16.length; i++) BITS16[i] = (i & 1) + BITS16[i >>> 1]!;
+
 function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+  return BITS16[x & 0xffff]! + BITS16[x >>> 16]!;
 }
 
 /**
@@ -64,7 +67,29 @@ export function positionsInAll(sets: readonly Bitset[], lo: number, hi: number, 
 export function countInAll(sets: readonly Bitset[], lo: number, hi: number): number {
   if (lo >= hi) return 0;
   if (sets.length === 0) return hi - lo;
+  const first = lo >>> 5;
+  const last = (hi - 1) >>> 5;
+  if (first === last) return popcount(wordInAll(sets, first, lo, hi));
+  return popcount(wordInAll(sets, first, lo, hi)) + countWords(sets, first + 1, last) + popcount(wordInAll(sets, last, lo, hi));
+}
+
+/**
+ * How many bits words [from, to) of the AND of `sets` hold: every search counts its hits over the whole
+ * date range (a few thousand words at 100k reviews), so the common numbers of filters get a loop each.
+ */
+function countWords(sets: readonly Bitset[], from: number, to: number): number {
   let count = 0;
-  for (let w = lo >>> 5, last = (hi - 1) >>> 5; w <= last; w++) count += popcount(wordInAll(sets, w, lo, hi));
+  const a = sets[0]!;
+  const b = sets[1] ?? a;
+  const c = sets[2] ?? b;
+  if (sets.length <= 3) {
+    for (let w = from; w < to; w++) count += popcount(a[w]! & b[w]! & c[w]!);
+    return count;
+  }
+  for (let w = from; w < to; w++) {
+    let x = a[w]!;
+    for (let s = 1; s < sets.length; s++) x &= sets[s]![w]!;
+    count += popcount(x);
+  }
   return count;
 }

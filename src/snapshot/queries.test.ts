@@ -1,8 +1,16 @@
+import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withDecodedCursor } from '../domain/search-query.js';
 import { searchParamsArb, searchSnapshotOf, searchTextsArb } from '../../test/support/search-fixture.js';
-import { DEFAULT_SEARCH_CACHE_BYTES, searchCacheBytes, searchRepresentation, searchReviews, setSearchCacheBudget } from './queries.js';
+import {
+  DEFAULT_SEARCH_CACHE_BYTES,
+  searchAnswer,
+  searchCacheBytes,
+  searchRepresentation,
+  searchReviews,
+  setSearchCacheBudget,
+} from './queries.js';
 
 describe('search answers (issue 15)', () => {
   it('REST sends the bytes MCP answers, over every page', async () => {
@@ -32,6 +40,20 @@ describe('search answers (issue 15)', () => {
         expect(a.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("the ETag hashes its reviews' digests and its envelope, as every earlier version did", async () => {
+    // Clients and caches hold these tags across deployments: the recipe is part of the public surface.
+    await fc.assert(
+      fc.asyncProperty(searchTextsArb, searchParamsArb, async (t, params) => {
+        const snapshot = await searchSnapshotOf(t);
+        const { positions, envelope, etag } = searchAnswer(snapshot, params);
+        const digests = positions.map((p) => hash('sha256', snapshot.reviewBytes.bytes(p), 'base64url').slice(0, 22));
+        expect(etag).toBe(`"${hash('sha256', `search:${digests.join(',')}${envelope}`, 'base64url').slice(0, 32)}"`);
+        expect(searchRepresentation(snapshot, params).etag).toBe(etag);
+      }),
+      { numRuns: 100 },
     );
   });
 

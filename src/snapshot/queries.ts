@@ -40,9 +40,17 @@ export function searchEnvelope(page: Pick<SearchPage, 'positions' | 'total' | 'l
   );
 }
 
-/** A search answer's bytes: `{"reviews":[`, the reviews at `positions`, the envelope. */
-export function searchBody(snapshot: Snapshot, positions: readonly number[], envelope: string): Buffer {
-  return snapshot.reviewBytes.join('{"reviews":[', positions, envelope);
+/**
+ * A search answer's bytes: `{"reviews":[`, the reviews at `positions`, the envelope; in a new buffer, or
+ * in `allocate(length)`'s.
+ */
+export function searchBody(
+  snapshot: Snapshot,
+  positions: readonly number[],
+  envelope: string,
+  allocate?: (length: number) => Buffer,
+): Buffer {
+  return snapshot.reviewBytes.join('{"reviews":[', positions, envelope, allocate);
 }
 
 export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
@@ -51,21 +59,43 @@ export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: s
 }
 
 /**
- * Each review's digest (SHA-256 of its JSON, base64url) for the answers' ETags, made on first use, per
- * snapshot data: keyed by the review bytes, which a snapshot's copies (withDocument) share.
+ * Each review's digest (SHA-256 of its JSON, base64url, 22 characters) for the answers' ETags, made on
+ * first use, per snapshot data: keyed by the review bytes, which a snapshot's copies (withDocument)
+ * share. Kept as ASCII bytes in one table (a string each cost more memory, and joining them per answer
+ * was most of a first-time search's garbage, issue 15).
  */
-const reviewDigests = new WeakMap<ReviewBytes, (string | undefined)[]>();
+const DIGEST_CHARS = 22;
+const reviewDigests = new WeakMap<ReviewBytes, { chars: Uint8Array; known: Uint8Array }>();
+// What a search's tag hashes is assembled here: it is hashed at once, never kept.
+let tagInput = Buffer.allocUnsafeSlow(4096);
+const TAG_PREFIX = 'search:';
 
-function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
+/**
+ * The ETag of a search answer: the SHA-256 of `search:`, its reviews' digests joined by commas, and its
+ * envelope (the same bytes always give the same tag, on every replica and after restarts).
+ */
+function searchTag(snapshot: Snapshot, positions: readonly number[], envelope: string): string {
   const bytes = snapshot.reviewBytes;
   let digests = reviewDigests.get(bytes);
-  if (!digests) reviewDigests.set(bytes, (digests = new Array<string | undefined>(bytes.count)));
-  let out = '';
+  if (!digests)
+    reviewDigests.set(bytes, (digests = { chars: new Uint8Array(bytes.count * DIGEST_CHARS), known: new Uint8Array(bytes.count) }));
+  const { chars, known } = digests;
+  const need = TAG_PREFIX.length + positions.length * (DIGEST_CHARS + 1) + 3 * envelope.length;
+  if (tagInput.length < need) tagInput = Buffer.allocUnsafeSlow(2 * need);
+  const input = tagInput;
+  let at = input.write(TAG_PREFIX, 0, 'latin1');
   for (let i = 0; i < positions.length; i++) {
     const pos = positions[i]!;
-    out += (i === 0 ? '' : ',') + (digests[pos] ??= hash('sha256', bytes.bytes(pos), 'base64url').slice(0, 22));
+    const from = pos * DIGEST_CHARS;
+    if (known[pos] === 0) {
+      chars.set(Buffer.from(hash('sha256', bytes.bytes(pos), 'base64url').slice(0, DIGEST_CHARS), 'latin1'), from);
+      known[pos] = 1;
+    }
+    if (i > 0) input[at++] = 0x2c; // ','
+    for (let c = 0; c < DIGEST_CHARS; c++) input[at++] = chars[from + c]!;
   }
-  return out;
+  at += input.write(envelope, at, 'utf8');
+  return `"${hash('sha256', input.subarray(0, at), 'base64url').slice(0, 32)}"`;
 }
 
 /**
@@ -79,8 +109,7 @@ function digestsOf(snapshot: Snapshot, positions: readonly number[]): string {
  */
 export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Representation {
   return searchCache.get(snapshot, searchKey(query), () => {
-    const { positions, envelope } = searchParts(snapshot, query);
-    const etag = `"${hash('sha256', `search:${digestsOf(snapshot, positions)}${envelope}`, 'base64url').slice(0, 32)}"`;
+    const { positions, envelope, etag } = searchAnswer(snapshot, query);
     return createRepresentationWithEtag(
       searchBody(snapshot, positions, envelope),
       JSON_MEDIA_TYPE,
@@ -89,6 +118,26 @@ export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Re
       snapshot.publishedWeak,
     );
   });
+}
+
+/** A search answer before its bytes: its reviews, its envelope and its strong ETag (see above). */
+export interface SearchAnswer {
+  positions: number[];
+  envelope: string;
+  etag: string;
+}
+
+export function searchAnswer(snapshot: Snapshot, query: SearchQuery): SearchAnswer {
+  const { positions, envelope } = searchParts(snapshot, query);
+  return { positions, envelope, etag: searchTag(snapshot, positions, envelope) };
+}
+
+/**
+ * The date validators of a query answer of `snapshot`, as answerRepresentation's: the publication time
+ * in whole seconds, weak when another content was published within the same second.
+ */
+export function answerValidators(snapshot: Snapshot, etag: string): Pick<Representation, 'etag' | 'lastModified' | 'weakDate'> {
+  return { etag, lastModified: Math.floor(snapshot.publishedAt / 1000) * 1000, ...(snapshot.publishedWeak ? { weakDate: true } : {}) };
 }
 
 export const DEFAULT_SEARCH_CACHE_BYTES = 8 * 1024 * 1024;

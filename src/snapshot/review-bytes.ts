@@ -17,10 +17,11 @@ export interface ReviewBytes {
   /** Reviews [from, to) joined by commas: a view into `document`. */
   range(from: number, to: number): Buffer;
   /**
-   * `prefix + reviews at positions, joined by commas + suffix` as one new buffer, copied straight from
-   * `document` (no view object per review: a search answer's allocations showed in its GC time).
+   * `prefix + reviews at positions, joined by commas + suffix` as one buffer, copied straight from
+   * `document` (no view object per review: a search answer's allocations showed in its GC time), into
+   * `allocate(length)` (a new buffer by default; a reused one for an answer sent once).
    */
-  join(prefix: string, positions: readonly number[], suffix: string): Buffer;
+  join(prefix: string, positions: readonly number[], suffix: string, allocate?: (length: number) => Buffer): Buffer;
 }
 
 /** A review's JSON for a new document: a string (new or changed) or bytes (copied from the last one). */
@@ -34,10 +35,10 @@ function reviewBytes(document: Buffer, starts: Uint32Array, ends: Uint32Array): 
     bytes: (i) => document.subarray(starts[i], ends[i]),
     json: (i) => document.toString('utf8', starts[i], ends[i]),
     range: (from, to) => (to <= from ? document.subarray(0, 0) : document.subarray(starts[from], ends[to - 1])),
-    join(prefix, positions, suffix) {
+    join(prefix, positions, suffix, allocate = Buffer.allocUnsafe) {
       let total = Buffer.byteLength(prefix) + Buffer.byteLength(suffix) + Math.max(0, positions.length - 1);
       for (const p of positions) total += ends[p]! - starts[p]!;
-      const out = Buffer.allocUnsafe(total);
+      const out = allocate(total);
       let at = out.write(prefix, 0, 'utf8');
       for (let i = 0; i < positions.length; i++) {
         if (i > 0) out[at++] = 0x2c; // ','

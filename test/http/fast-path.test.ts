@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,7 @@ import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
 import type { ServiceMetrics } from '../../src/ops/metrics.js';
 import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
+import { searchCacheBytes } from '../../src/snapshot/queries.js';
 import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { BASE_URL, DOCUMENTS, header, request } from './app-harness.js';
@@ -193,5 +195,49 @@ describe('a search over a connection', () => {
       snapshot = before;
     }
     expect(await get(path, {})).toEqual(first);
+  });
+
+  it('answers a search asked once from a reused buffer without keeping it, and keeps it when asked again', async () => {
+    const path = '/api/reviews/search?limit=3&sort=lowest&since=2000-01-01';
+    const before = searchCacheBytes(snapshot);
+    const once = await get(path, {});
+    expect(searchCacheBytes(snapshot)).toBe(before);
+    const etag = once.headers.find(([n]) => n === 'etag')![1];
+    // A revalidation of an answer not kept is a 304 too, as the full path answers it.
+    const other = '/api/reviews/search?sort=lowest&since=2000-01-01&limit=3';
+    for (const method of ['GET', 'HEAD'] as const) {
+      const fast = await get(`${other}&m=${method}`, { 'if-none-match': etag }, method);
+      expect(fast.status).toBe(304);
+      expect(fast).toEqual(await viaFastify(`${other}&m=${method}`, { 'if-none-match': etag }, method));
+    }
+    expect(await get(path, {})).toEqual(once);
+    expect(searchCacheBytes(snapshot)).toBeGreaterThan(before);
+    expect(once).toEqual(await viaFastify(path, {}));
+  });
+
+  it('never lets a reused buffer show in another answer: first-time searches pipelined on one connection', async () => {
+    // Pipelined requests are answered in order, each response waiting in memory until the one before it is
+    // written: a buffer handed back before its response was written would be overwritten by the next one.
+    const paths = Array.from(
+      { length: 12 },
+      (_, i) => `/api/reviews/search?limit=${(i % 4) + 2}&sort=${i % 2 ? 'oldest' : 'newest'}&p=${i}`,
+    );
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end(paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''));
+      });
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+    });
+    const bodies: string[] = [];
+    for (let at = 0; at < raw.length;) {
+      const headEnd = raw.indexOf('\r\n\r\n', at);
+      const length = Number(/content-length: (\d+)/i.exec(raw.toString('latin1', at, headEnd))![1]);
+      bodies.push(raw.toString('utf8', headEnd + 4, headEnd + 4 + length));
+      at = headEnd + 4 + length;
+    }
+    expect(bodies).toEqual(await Promise.all(paths.map(async (p) => (await viaFastify(p, {})).body)));
   });
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { parse as parseQueryString } from 'fast-querystring';
 import { z } from 'zod';
@@ -5,13 +6,17 @@ import { DateSchema, isCalendarDate } from '../../domain/dates.js';
 import { AppError } from '../../domain/errors.js';
 import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../../domain/results.js';
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
-import { withDecodedCursor } from '../../domain/search-query.js';
+import { withDecodedCursor, type SearchQuery } from '../../domain/search-query.js';
+import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { createAnswerCache } from '../../snapshot/answer-cache.js';
 import {
   answerRepresentation,
+  answerValidators,
   findReview,
   reviewsSince,
+  searchAnswer,
+  searchBody,
   searchCacheBudget,
   searchRepresentation,
   sinceDateIssue,
@@ -21,6 +26,7 @@ import { isNotModified } from '../conditional.js';
 import { fastPathsOf, type FastAnswer } from '../fast-path.js';
 import { negotiateCoding } from '../negotiation.js';
 import { cachingHeaders, sendRepresentation } from '../representation.js';
+import { createReusableBuffers, type ReusableBuffers } from '../reusable-buffers.js';
 import { rejectOtherMethods } from './methods.js';
 import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
 import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse } from './openapi-responses.js';
@@ -109,12 +115,20 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
  * cost of sending its bytes) with the status, headers and body of the handler above. What it declines
  * goes the full way: invalid parameters (the problem answer), a compressed answer (encoded
  * asynchronously), a method other than GET or HEAD. The query string is parsed by the parser Fastify's
- * router uses, so a repeated or bracketed parameter reads the same on both paths. Answers are also kept
- * by their exact query string with their headers (within SEARCH_CACHE_BYTES, beside the search cache,
- * which holds the same answers), so a repeated request is a lookup and a write.
+ * router uses, so a repeated or bracketed parameter reads the same on both paths. From its second request
+ * in a snapshot, an answer is kept by its exact query string with its headers (within SEARCH_CACHE_BYTES,
+ * beside the search cache, which holds the same answers), so a repeated request is a lookup and a write.
  */
 function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
   const prepared = createAnswerCache<Prepared>(searchCacheBudget);
+  const buffers = createReusableBuffers();
+  // The headers every answer of a snapshot starts with (CORS, Vary, Cache-Control, Last-Modified).
+  let shared: { snapshot: Snapshot; headers: Readonly<Record<string, string>> } | null = null;
+  const sharedHeaders = (snapshot: Snapshot, common: Readonly<Record<string, string>>) => {
+    if (shared?.snapshot !== snapshot)
+      shared = { snapshot, headers: cachingHeaders(answerValidators(snapshot, ''), common, 'Accept-Encoding') };
+    return shared.headers;
+  };
   return (request, response, common) => {
     const method = request.method;
     if (method !== 'GET' && method !== 'HEAD') return 0;
@@ -130,6 +144,8 @@ function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
         parseSearchQuery(queryString === '' ? {} : (parseQueryString(queryString) as Record<string, unknown>)),
       );
       if (!parsed.ok) return 0;
+      if (!prepared.askedBefore(snapshot, queryString))
+        return sendOnce(request, response, snapshot, parsed.value, sharedHeaders(snapshot, common), buffers);
       answer = prepare(searchRepresentation(snapshot, parsed.value), common);
       prepared.put(snapshot, queryString, answer);
     }
@@ -142,6 +158,36 @@ function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
     else response.end(answer.body);
     return 200;
   };
+}
+
+/**
+ * A search asked for the first time in this snapshot: answered without keeping it (the next request
+ * for it is kept), its bytes assembled in a reused buffer handed back once written (reusable-buffers.ts),
+ * and a revalidation answered without assembling them at all. The same headers as prepare()'s.
+ */
+function sendOnce(
+  request: IncomingMessage,
+  response: ServerResponse,
+  snapshot: Snapshot,
+  query: SearchQuery,
+  shared: Readonly<Record<string, string>>,
+  buffers: ReusableBuffers,
+): number {
+  const { positions, envelope, etag } = searchAnswer(snapshot, query);
+  if (isNotModified(request.headers, answerValidators(snapshot, etag))) {
+    response.writeHead(304, request.method === 'HEAD' ? { ...shared, etag, 'content-length': '0' } : { ...shared, etag }).end();
+    return 304;
+  }
+  const body = searchBody(snapshot, positions, envelope, buffers.take);
+  response.writeHead(200, { ...shared, 'content-type': JSON_MEDIA_TYPE, etag, 'content-length': String(body.length) });
+  if (request.method === 'HEAD') {
+    buffers.give(body);
+    response.end();
+  } else {
+    // 'finish': the last write, this body's, has been handed to the socket; nothing reads it any more.
+    response.end(body, () => buffers.give(body));
+  }
+  return 200;
 }
 
 /** A search answer with the headers of its 200 and 304, in the order sendRepresentation writes them. */
