@@ -32,6 +32,9 @@ const { values } = parseArgs({
     changes: { type: 'string', default: '3' },
     only: { type: 'string', default: 'reads,fanout' },
     'fanout-reviews': { type: 'string', default: '100' },
+    // Fan-out: each replica writes a V8 CPU profile into this directory, and windows.json names each
+    // change's window on the same monotonic clock (summarize with bench/lib/cpu-profile.ts).
+    'cpu-prof': { type: 'string' },
   },
 });
 const REVIEWS = Number(values.reviews);
@@ -186,11 +189,16 @@ async function fanout(work: string, adminUrl: string) {
       WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
       WEBSUB_RATE_LIMIT: '0',
     };
+    const profDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : null;
+    if (profDir) await fs.mkdir(profDir, { recursive: true });
+    const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
+    const windows: { label: string; change: number; pids: number[]; startUs: number; endUs: number }[] = [];
+    const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
     const seed = path.join(work, 'fanout-seed.json');
     // Few reviews: small bodies, so the figure is about the hub's coordination rather than bulk TLS.
     await fs.writeFile(seed, JSON.stringify(dataset(Number(values['fanout-reviews']))));
     if ((await runCli(['import', seed], env)).code !== 0) throw new Error('seed import failed');
-    replicas.push(await startReplica('r1', env, 120_000));
+    replicas.push(await startReplica('r1', env, 120_000, nodeArgs));
     for (let i = 0; i < SUBSCRIBERS; i++) {
       const form = new URLSearchParams({
         'hub.mode': 'subscribe',
@@ -212,17 +220,23 @@ async function fanout(work: string, adminUrl: string) {
     log(`topic sizes: ${sizes.join(', ')}`);
 
     let change = 0;
-    async function measure(label: string): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][] }> {
+    async function measure(
+      label: string,
+    ): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][]; subscriberCpu: number[] }> {
       const cpu: number[][] = [];
+      const subscriberCpu: number[] = [];
       const ms: number[] = [];
       const firstMs: number[] = [];
       let duplicates = 0;
       for (let c = 0; c < CHANGES; c++) {
         const before = subscriber.deliveries.length;
         const cpuBefore = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
+        // The subscribers run in this process: their CPU is part of what the two vCPUs carry.
+        const ownBefore = process.cpuUsage();
         const file = path.join(work, `change-${++change}.json`);
         const review = { ...dataset(1).reviews[0]!, id: `change-${change}`, text: `Change ${change}: prompt and tidy.` };
         await fs.writeFile(file, JSON.stringify([review]));
+        const startUs = monotonicUs();
         const r = await runCli(['import', file], env);
         if (r.code !== 0) throw new Error(r.stderr);
         const t0 = Date.now();
@@ -235,18 +249,25 @@ async function fanout(work: string, adminUrl: string) {
         firstMs.push((subscriber.deliveries[before]?.at ?? NaN) - t0);
         await sleep(2000);
         const cpuAfter = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
+        const own = process.cpuUsage(ownBefore);
+        subscriberCpu.push(Number(((own.user + own.system) / 1e6).toFixed(2)));
+        windows.push({ label, change, pids: replicas.map((r) => r.pid), startUs, endUs: monotonicUs() });
         cpu.push(cpuAfter.map((c, k) => Number((c - (cpuBefore[k] ?? NaN)).toFixed(2))));
         const paths = subscriber.deliveries.slice(before).map((d) => d.path);
         duplicates += paths.length - new Set(paths).size;
+        // Where the time goes: when each tenth of the deliveries had arrived (a slow tail, or a slow start).
+        const arrivals = subscriber.deliveries.slice(before, before + SUBSCRIBERS).map((d) => d.at - t0);
+        const tenths = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => arrivals[Math.floor((k * SUBSCRIBERS) / 10) - 1] ?? NaN);
         log(
-          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates), replica CPU s ${cpu.at(-1)?.join(' + ')}`,
+          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates), replica CPU s ${cpu.at(-1)?.join(' + ')}, subscribers ${subscriberCpu.at(-1)}; tenths at ${tenths.join(' ')} ms`,
         );
       }
-      return { ms, firstMs, duplicates, cpu };
+      return { ms, firstMs, duplicates, cpu, subscriberCpu };
     }
     const one = await measure('1 replica');
-    replicas.push(await startReplica('r2', env, 120_000), await startReplica('r3', env, 120_000));
+    replicas.push(await startReplica('r2', env, 120_000, nodeArgs), await startReplica('r3', env, 120_000, nodeArgs));
     const three = await measure('3 replicas');
+    if (profDir) await fs.writeFile(path.join(profDir, 'windows.json'), JSON.stringify(windows, null, 2));
     return { one, three, sizes };
   } finally {
     await Promise.allSettled(replicas.map((r) => r.stop()));

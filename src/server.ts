@@ -66,15 +66,20 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     const taxonomies = await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE);
     // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
     // Its worker starts only for changed inputs and ends when idle; analyses are kept in the database.
+    const documentStore = createDocumentCacheStore(database.db);
     const renderers = createDocumentRenderers({
       taxonomies,
       worker: true,
       known: (name) => documents.known(name),
       analyses: createAnalysisCacheStore(database.db),
       onCacheError: (err) => logger.warn({ err }, 'could not read or store review analyses; they are computed again'),
+      feedStore: {
+        store: documentStore,
+        onError: (err) => logger.warn({ err }, 'could not read or store the rendered Atom feed; it is rendered again'),
+      },
     });
     const documents = await openDocumentCache(
-      createDocumentCacheStore(database.db),
+      documentStore,
       renderers.list.filter((r) => r.kind === 'slow'),
       { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
     );

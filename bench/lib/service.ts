@@ -32,10 +32,13 @@ export function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
-/** utime + stime of a process from /proc (Linux), in ms; null elsewhere. Clock ticks are 100 Hz on Linux. */
-export function processCpuMs(pid: number): number | null {
+/**
+ * utime + stime of a process from /proc (Linux), in ms, or of one of its threads when `thread` is given
+ * (the main thread's id is the process's); null elsewhere. Clock ticks are 100 Hz on Linux.
+ */
+export function processCpuMs(pid: number, thread?: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     // Fields after the command name, which is parenthesized and may contain spaces.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;

@@ -89,6 +89,12 @@ export interface ReviewStore {
    */
   publishedById(ids: readonly string[], catalogKey: string): Promise<PublishedRecord[]>;
   /**
+   * The published reviews in id order after `afterId` (exclusive), at most `limit`, as `publishedById`
+   * gives them: a process's first build reads every review, so it reads them in one pass instead of
+   * reading the stamps and then each id (issue 15, start-up).
+   */
+  publishedPage(afterId: string | null, limit: number, catalogKey: string): Promise<PublishedRecord[]>;
+  /**
    * Keeps public JSON resolved against `catalogKey` for the next build, for the rows whose content hash
    * and updated_at still match and that do not already hold JSON for that key. A cache: it never moves
    * the change counter, and may fail (a busy SQLite file): callers log and go on.

@@ -18,8 +18,7 @@ import {
 } from './feed-content.js';
 import { stripInvalidXmlChars } from './xml-chars.js';
 
-/** RFC 4287 §7 registers application/atom+xml; the charset names the encoding we write (contract §4). */
-export const ATOM_MEDIA_TYPE = 'application/atom+xml; charset=utf-8';
+export { ATOM_MEDIA_TYPE } from './atom-media-type.js';
 
 const ATOM_NS = 'http://www.w3.org/2005/Atom';
 const GENERATOR = 'Review Data Service';

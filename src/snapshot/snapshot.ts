@@ -253,7 +253,7 @@ export async function assembleSnapshot(
       documentVersions.set(r.name, SEEDED_VERSION);
     } else missing.add(r.name);
     slow.push(
-      r.render({ view, reviewBytes, slicer }).then((out) => ({
+      r.render({ view, reviewBytes, slicer, background: carried !== undefined }).then((out) => ({
         name: r.name,
         version,
         document: dated(out.body, r.contentType, carried, publishedAt),

@@ -66,9 +66,35 @@ async function removeDemo(trx: Transaction<Database>): Promise<ImportSummary['de
   return { name: typeof name === 'string' ? name : 'demo', reviews: Number(counted?.n ?? 0) };
 }
 
+function publishedRecord(
+  r: { id: string; content_hash: string; public_key: string | null; body: string | null },
+  key: string,
+): PublishedRecord {
+  const body = r.body ?? '';
+  return r.public_key === key
+    ? { id: r.id, contentHash: r.content_hash, publicJson: body }
+    : { id: r.id, contentHash: r.content_hash, stored: JSON.parse(body) as StoredReview };
+}
+
 /** The review data port over Kysely: the same queries run on SQLite and PostgreSQL. */
 export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOptions = {}): ReviewStore {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
+
+  /**
+   * The published rows with one text each: the public JSON when it is current for `key`, else the
+   * record. The two columns are always written together, so a current key has its JSON.
+   */
+  const publishedRows = (key: string) =>
+    db
+      .selectFrom('reviews')
+      .select((eb) => [
+        'id',
+        'content_hash',
+        'public_key',
+        eb.case().when('public_key', '=', key).then(eb.ref('public_doc')).else(eb.ref('doc')).end().as('body'),
+      ])
+      .where('verified', '=', 1)
+      .where('hidden', '=', 0);
 
   return {
     async version() {
@@ -139,30 +165,19 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
     async publishedById(ids, key) {
       const out: PublishedRecord[] = [];
       for (let i = 0; i < ids.length; i += BATCH) {
-        // One text per row: the public JSON when it is current, else the record. The two columns are
-        // always written together, so a current key has its JSON.
-        const rows = await db
-          .selectFrom('reviews')
-          .select((eb) => [
-            'id',
-            'content_hash',
-            'public_key',
-            eb.case().when('public_key', '=', key).then(eb.ref('public_doc')).else(eb.ref('doc')).end().as('body'),
-          ])
+        const rows = await publishedRows(key)
           .where('id', 'in', ids.slice(i, i + BATCH))
-          .where('verified', '=', 1)
-          .where('hidden', '=', 0)
           .execute();
-        for (const r of rows) {
-          const body = r.body ?? '';
-          out.push(
-            r.public_key === key
-              ? { id: r.id, contentHash: r.content_hash, publicJson: body }
-              : { id: r.id, contentHash: r.content_hash, stored: JSON.parse(body) as StoredReview },
-          );
-        }
+        for (const r of rows) out.push(publishedRecord(r, key));
       }
       return out;
+    },
+
+    async publishedPage(afterId, limit, key) {
+      let q = publishedRows(key);
+      if (afterId !== null) q = q.where('id', '>', afterId);
+      const rows = await q.orderBy('id').limit(limit).execute();
+      return rows.map((r) => publishedRecord(r, key));
     },
 
     async storePublic(key, docs) {

@@ -11,6 +11,8 @@ export interface CallbackClientOptions {
   allowPrivate: boolean;
   /** PEM file of extra CAs, trusted in addition to Node's bundled roots (contract §6 WEBSUB_CA_FILE). */
   caFile?: string | undefined;
+  /** How undici is loaded: `import('undici')`, or a slower start in tests. */
+  load?: () => Promise<typeof UndiciModule>;
 }
 
 export type CallbackResponse = { ok: true; status: number; body: string } | { ok: false; error: string };
@@ -86,7 +88,7 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
   // CPU, and most servers make no callback for a while, or ever (issue 14).
   let client: Promise<{ undici: Undici; agent: Agent }> | null = null;
   const ready = () =>
-    (client ??= import('undici').then((undici) => ({
+    (client ??= (options.load ?? (() => import('undici')))().then((undici) => ({
       undici,
       agent: new undici.Agent({
         connect: connector(undici.buildConnector, options),
@@ -102,10 +104,19 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
     init: { body?: Buffer; headers?: Record<string, string>; signal?: AbortSignal | undefined },
     readBody: boolean,
   ): Promise<CallbackResponse> {
+    let loaded: Awaited<ReturnType<typeof ready>>;
+    try {
+      loaded = await ready();
+    } catch (error) {
+      return { ok: false, error: describe(error) };
+    }
+    // The timeout is the callback's (contract §6), so it starts once the client is loaded: loading it,
+    // seconds on a busy machine at a process's first callback, must not fail a verification or count
+    // as a subscriber's failed delivery.
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
     try {
-      const { undici, agent } = await ready();
+      const { undici, agent } = loaded;
       const res = await undici.request(url, {
         method,
         dispatcher: agent,

@@ -78,6 +78,11 @@ describe('incremental snapshot build', () => {
         fetched.push(...ids);
         return real.publishedById(ids, key);
       },
+      publishedPage: async (after, limit, key) => {
+        const rows = await real.publishedPage(after, limit, key);
+        fetched.push(...rows.map((r) => r.id));
+        return rows;
+      },
     };
   });
   afterEach(() => handle.close());
@@ -125,20 +130,25 @@ describe('incremental snapshot build', () => {
   it('reads again when a write commits mid-build, so no snapshot mixes two versions', async () => {
     await store.applyImport({ business: catalog([]), reviews: reviews(20), replace: false });
     let wrote = false;
+    // The first build reads pages of every review: a write commits after the first page.
     const racing: ReviewStore = {
       ...store,
-      publishedById: async (ids, key) => {
-        const rows = await store.publishedById(ids, key);
+      publishedPage: async (after, limit, key) => {
+        const rows = await store.publishedPage(after, limit, key);
         if (!wrote) {
           wrote = true;
-          await store.applyImport({ reviews: reviews(20).slice(0, 10), replace: true });
+          await store.applyImport({
+            reviews: [{ ...reviews(20)[19]!, text: 'Changed mid-build.' }, ...reviews(20).slice(0, 10)],
+            replace: true,
+          });
         }
         return rows;
       },
     };
     const built = (await createSnapshotBuilder({ store: racing, urls, renderers: fast, pageSize: 5 }).build(null)).snapshot;
     expect(wrote).toBe(true);
-    expect(built.view.reviews).toHaveLength(10);
+    expect(built.view.reviews).toHaveLength(11);
+    expect(built.view.reviews.map((r) => r.text)).toContain('Changed mid-build.');
     await expectSameAsFromScratch(built, store);
   });
 
@@ -180,6 +190,19 @@ describe('incremental snapshot build', () => {
     expect(jsonOf(again)).toContain(json);
     expect(again.view.reviews.find((r) => r.id === id)?.author.name).toBe('Stored As Is');
     expect(resolves.count).toBe(0);
+  });
+
+  // Issue 15, start-up: each page's JSON is moved into bytes as it is read; multi-byte characters must
+  // keep every review's offsets right, in the first build and in a rebuild that copies from it.
+  it('reads pages of stored JSON with multi-byte characters into the same bytes as a build from scratch', async () => {
+    const texts = ['Très bien, Mike — merci!', 'Drain fixed 👍🏽 quickly', 'Ünïcödé everywhere: 日本語のレビュー'];
+    const initial = reviews(23).map((r, i) => (i % 2 === 0 ? { ...r, text: `${texts[i % 3]!} ${r.text}` } : r));
+    await store.applyImport({ business: catalog(['Mike']), reviews: initial, replace: false });
+    const builder = createSnapshotBuilder({ store, urls, renderers: fast, pageSize: 4 });
+    const built = (await builder.build(null)).snapshot;
+    await expectSameAsFromScratch(built, store);
+    await store.applyImport({ reviews: [{ ...initial[3]!, text: 'Ça marche — 完璧' }], replace: false });
+    await expectSameAsFromScratch((await builder.build(built)).snapshot, store);
   });
 
   it('resolves what a catalog change or an older row left without current JSON, stores it back, and the next start reads it', async () => {

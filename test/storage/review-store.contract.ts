@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EMPTY_BUSINESS, type Business } from '../../src/domain/business.js';
 import { catalogKey } from '../../src/domain/catalog-key.js';
 import { createMentionMatcher } from '../../src/domain/mentions.js';
-import type { PublicDoc, ReviewStore } from '../../src/domain/ports.js';
+import type { PublicDoc, PublishedRecord, ReviewStore } from '../../src/domain/ports.js';
 import { toPublicReview } from '../../src/domain/public-review.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
@@ -278,6 +278,29 @@ export function describeReviewStoreContract(name: string, fresh: () => Promise<F
       const afterUpdate = new Map((await store.publishedStamps(null, 100)).map((s) => [s.id, s.contentHash]));
       expect(afterUpdate.get('r000001')).not.toBe(before.get('r000001'));
       expect(afterUpdate.get('r000002')).toBe(before.get('r000002'));
+    });
+
+    it('reads every published review in id pages as publishedById gives them (a first build, issue 15)', async () => {
+      const { store, handle } = await open();
+      const input = [...reviews(7), review('x-hidden', { hidden: true }), review('x-unverified', { verified: false })];
+      await store.applyImport({ business: business(), reviews: input, replace: false });
+      // One row without current JSON: it comes back as its record.
+      await handle.db.updateTable('reviews').set({ public_doc: null, public_key: null }).where('id', '=', 'r000004').execute();
+      const key = catalogKey(business());
+      const pages: PublishedRecord[][] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await store.publishedPage(after, 3, key);
+        pages.push(page);
+        if (page.length < 3) break;
+        after = page.at(-1)!.id;
+      }
+      const ids = reviews(7).map((r) => r.id);
+      expect(pages.map((p) => p.map((r) => r.id))).toEqual([ids.slice(0, 3), ids.slice(3, 6), ids.slice(6)]);
+      const byId = new Map((await store.publishedById(ids, key)).map((r) => [r.id, r]));
+      expect(pages.flat()).toEqual(ids.map((id) => byId.get(id)));
+      expect('stored' in byId.get('r000004')!).toBe(true);
+      expect('publicJson' in byId.get('r000003')!).toBe(true);
     });
 
     it('counts a dry run exactly and writes nothing', async () => {

@@ -41,10 +41,18 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> 
   });
 }
 
-/** Starts `node dist/cli/index.js serve` and waits until it answers HTTP. */
-export async function startReplica(name: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Replica> {
+/**
+ * Starts `node dist/cli/index.js serve` and waits until it answers HTTP. `nodeArgs` go before the script
+ * (benchmarks: `--cpu-prof`, which NODE_OPTIONS does not allow).
+ */
+export async function startReplica(
+  name: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  nodeArgs: string[] = [],
+): Promise<Replica> {
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve'], {
     cwd: PACKAGE_ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DatasetDocumentSchema } from '../../domain/dataset.js';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { ServiceUrls } from '../../domain/urls.js';
-import { ATOM_MEDIA_TYPE } from '../../feeds/atom.js';
+import { ATOM_MEDIA_TYPE } from '../../feeds/atom-media-type.js';
 import { JsonFeedSchema } from '../../feeds/json-feed-schema.js';
 import { JSON_FEED_MEDIA_TYPE } from '../../feeds/json-feed.js';
 // Not the insights barrel: it loads the NLP engine, which only the insights worker runs.

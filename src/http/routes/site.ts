@@ -3,7 +3,8 @@ import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
 import type { ServiceUrls } from '../../domain/urls.js';
 import { ASSET_PATHS, siteAsset, widgetScript } from '../../site/assets.js';
 import { DOCS_CSP, EMBED_CSP, PAGE_CSP } from '../../site/csp.js';
-import { llmsTxt, robotsTxt, sitemapPart, sitemapXml } from '../../site/discovery.js';
+import { llmsTxt, robotsTxt } from '../../site/discovery.js';
+import type * as Sitemap from '../../site/sitemap.js';
 import { HTML_MEDIA_TYPE } from '../../site/html.js';
 import { cachedPage, type CacheBucket } from '../../site/page-cache.js';
 import {
@@ -159,17 +160,21 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
       text('text/plain; charset=utf-8', (ctx) => robotsTxt(ctx.view)),
     ),
   );
-  route('/sitemap.xml', (request, reply) =>
-    serve(
+  // The sitemap's XML writer loads with the first sitemap request (issue 15, start-up).
+  let sitemaps: Promise<typeof Sitemap> | null = null;
+  route('/sitemap.xml', async (request, reply) => {
+    const { sitemapXml } = await (sitemaps ??= import('../../site/sitemap.js'));
+    return serve(
       request,
       reply,
       'sitemap.xml',
       text('application/xml; charset=utf-8', (ctx) => sitemapXml(ctx.view)),
-    ),
-  );
-  route('/sitemaps/:part', (request, reply) => {
+    );
+  });
+  route('/sitemaps/:part', async (request, reply) => {
     const { part } = request.params as { part: string };
     const n = /^\d+\.xml$/.test(part) ? Number(part.slice(0, -4)) : 0;
+    const { sitemapPart } = await (sitemaps ??= import('../../site/sitemap.js'));
     return serve(
       request,
       reply,

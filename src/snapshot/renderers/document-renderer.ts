@@ -9,6 +9,11 @@ export interface RenderInput {
   reviewBytes: ReviewBytes;
   /** Where a renderer of large documents yields to the event loop (issue 11, M2); absent: never. */
   slicer?: TimeSlicer;
+  /**
+   * Nothing waits for this rendering: the snapshot serves an earlier document meanwhile (a slow one
+   * carried over). Its CPU may yield to what does wait, such as a WebSub fan-out (issue 15).
+   */
+  background?: boolean;
 }
 
 export interface RenderOutput {

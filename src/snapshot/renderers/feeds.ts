@@ -1,7 +1,14 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { DocumentCacheStore } from '../../domain/ports.js';
 import type { PublishedView } from '../../domain/published-view.js';
-import { ATOM_MEDIA_TYPE, renderAtomFeed } from '../../feeds/atom.js';
+import { ATOM_MEDIA_TYPE } from '../../feeds/atom-media-type.js';
+import type * as AtomWriter from '../../feeds/atom.js';
 import { feedReviews } from '../../feeds/feed-content.js';
 import { JSON_FEED_MEDIA_TYPE, renderJsonFeed } from '../../feeds/json-feed.js';
+import { CODE_DIR } from '../../package-root.js';
 import type { FastRenderer } from './document-renderer.js';
 
 /** Last-Modified of a feed: the newest updated_at among its entries (contract §4). */
@@ -19,10 +26,106 @@ export const jsonFeedRenderer: FastRenderer = {
   render: ({ view }) => ({ body: renderJsonFeed(view), lastModified: feedLastModified(view) }),
 };
 
-/** `/feed.xml`: Atom 1.0 of the same reviews. */
-export const atomRenderer: FastRenderer = {
-  kind: 'fast',
-  name: 'feed.xml',
-  contentType: ATOM_MEDIA_TYPE,
-  render: ({ view }) => ({ body: renderAtomFeed(view), lastModified: feedLastModified(view) }),
-};
+/** The Atom writer's code: `src/feeds/` from sources, tsc's `dist/feeds/` from the build (as insights-input.ts). */
+const FEEDS_DIR = new URL('feeds/', CODE_DIR);
+
+/**
+ * Everything the Atom feed's bytes depend on besides the view: the writer's code and the XML builder's
+ * version (it escapes and formats). A new build that changes either renders the feed again.
+ */
+export async function atomFingerprint(dir: URL = FEEDS_DIR): Promise<string> {
+  const h = createHash('sha256');
+  const builder = createRequire(import.meta.url)('xmlbuilder2/package.json') as { version: string };
+  h.update(`xmlbuilder2 ${builder.version}\n`);
+  if (existsSync(dir)) {
+    for (const f of readdirSync(dir)
+      .filter((n) => /\.(js|ts)$/.test(n) && !/\.test\.|\.d\.ts$/.test(n))
+      .sort())
+      h.update(`code ${f}\n`)
+        .update(await readFile(new URL(f, dir)))
+        .update('\n');
+  }
+  return h.digest('hex');
+}
+
+/**
+ * The hash of what the Atom feed is rendered from (feeds/atom.ts reads the business, the aggregate,
+ * `updatedAt`, the URLs and the 50 newest reviews): equal hashes mean equal bytes.
+ */
+export function atomInputHash(fingerprint: string, view: PublishedView): string {
+  const { urls } = view;
+  const input = {
+    urls,
+    review: urls.review('{id}'),
+    reviewPage: urls.reviewPage('{id}'),
+    business: view.business,
+    aggregate: view.aggregate,
+    updatedAt: view.updatedAt,
+    reviews: feedReviews(view),
+  };
+  return createHash('sha256').update(`${fingerprint}\n`).update(JSON.stringify(input)).digest('hex');
+}
+
+export interface AtomRendererOptions {
+  /** Where the last rendering is kept with its input hash across restarts (the documents table). */
+  store?: DocumentCacheStore;
+  /** Reading or writing the stored rendering failed: only speed is lost (it is rendered again). */
+  onCacheError?(error: unknown): void;
+}
+
+/**
+ * `/feed.xml`: Atom 1.0 of the same reviews as the JSON Feed. The XML builder and the writer load only
+ * when the feed's inputs changed (issue 15, start-up: loading them and rendering 50 entries was about a
+ * tenth of a start at 10k reviews): a start whose inputs hash to the stored rendering serves its bytes,
+ * and a rebuild that leaves the newest reviews alone keeps the last ones.
+ */
+export function createAtomRenderer(options: AtomRendererOptions = {}): FastRenderer & { close(): Promise<void> } {
+  const name = 'feed.xml';
+  let fingerprint: Promise<string> | null = null;
+  let writer: Promise<typeof AtomWriter> | null = null;
+  let last: { inputHash: string; body: string } | undefined;
+  let askedStore = false;
+  let writing: Promise<void> = Promise.resolve();
+
+  async function stored(): Promise<void> {
+    askedStore = true;
+    try {
+      const row = await options.store?.read(name);
+      if (row) last = { inputHash: row.inputHash, body: row.body };
+    } catch (error) {
+      options.onCacheError?.(error);
+    }
+  }
+
+  return {
+    kind: 'fast',
+    name,
+    contentType: ATOM_MEDIA_TYPE,
+    async render({ view }) {
+      const lastModified = feedLastModified(view);
+      const inputHash = atomInputHash(await (fingerprint ??= atomFingerprint()), view);
+      if (!askedStore) await stored();
+      if (last?.inputHash === inputHash) return { body: last.body, lastModified };
+      const { renderAtomFeed } = await (writer ??= import('../../feeds/atom.js'));
+      const body = renderAtomFeed(view);
+      last = { inputHash, body };
+      // In the background: a failure costs the next start one rendering, never this snapshot.
+      const document = {
+        name,
+        inputHash,
+        body,
+        lastModified: Date.parse(lastModified),
+        weakDate: false,
+        renderedAt: new Date().toISOString(),
+      };
+      const store = options.store;
+      if (store) writing = writing.then(() => store.write(document)).catch((error: unknown) => options.onCacheError?.(error));
+      return { body, lastModified };
+    },
+    /** Waits for the write under way (the store is about to close). */
+    close: () => writing,
+  };
+}
+
+/** `/feed.xml` without a store (tests, one-shot tools). */
+export const atomRenderer: FastRenderer = createAtomRenderer();

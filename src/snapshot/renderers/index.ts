@@ -1,8 +1,8 @@
 import type { Taxonomy } from '../../insights/taxonomy.js';
-import type { AnalysisCacheStore } from '../../domain/ports.js';
+import type { AnalysisCacheStore, DocumentCacheStore } from '../../domain/ports.js';
 import { datasetRenderer } from './dataset.js';
 import type { DocumentRenderer } from './document-renderer.js';
-import { atomRenderer, jsonFeedRenderer } from './feeds.js';
+import { createAtomRenderer, jsonFeedRenderer } from './feeds.js';
 import { createInsightsRenderer, type KnownDocument } from './insights.js';
 
 export interface Renderers {
@@ -21,17 +21,20 @@ export interface RenderersOptions {
   /** Insights: per-review analyses kept across workers and restarts, and what to do when that store fails. */
   analyses?: AnalysisCacheStore;
   onCacheError?(error: unknown): void;
+  /** The Atom feed: its last rendering kept across restarts, and what to do when that store fails. */
+  feedStore?: { store: DocumentCacheStore; onError(error: unknown): void };
 }
 
 /** The one home of rendering: the documents every snapshot publishes. */
 export function createDocumentRenderers(options: RenderersOptions = { taxonomies: [], worker: false }): Renderers {
   // One engine per process (in a worker thread for the server, ended when idle): it caches each
   // review's analysis, and with a store keeps them across workers, so a rebuild analyses what changed.
-  const { known, ...rest } = options;
+  const { known, feedStore, ...rest } = options;
   const insights = createInsightsRenderer({ ...rest, ...(known ? { known: () => known('insights.json') } : {}) });
+  const atom = createAtomRenderer(feedStore ? { store: feedStore.store, onCacheError: feedStore.onError } : {});
   return {
-    list: [datasetRenderer, insights, jsonFeedRenderer, atomRenderer],
-    close: () => insights.close(),
+    list: [datasetRenderer, insights, jsonFeedRenderer, atom],
+    close: () => Promise.all([insights.close(), atom.close()]).then(() => undefined),
   };
 }
 

@@ -21,6 +21,11 @@ export interface InsightsRequest {
   fingerprint: string;
   /** Analyses are kept in a store: ask for them before analysing, and return the fresh ones. */
   persist: boolean;
+  /**
+   * Nothing waits for this document (an earlier one is served meanwhile): the worker lowers its CPU
+   * priority for good before working on it (background-priority.ts).
+   */
+  background: boolean;
 }
 
 /** Part of the main thread's answer to a lookup: stored analyses it found; `last` ends the answer. */

@@ -15,6 +15,7 @@ import type { ReviewAnalysis } from '../../insights/analysis/review-analysis.js'
 import { parseAnalysis, serializeAnalysis } from '../../insights/analysis/stored-analysis.js';
 import type { InsightsEngine } from '../../insights/engine.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
+import { lowerThreadPriority } from './background-priority.js';
 import { analysisKey } from './insights-input.js';
 import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
 
@@ -55,6 +56,9 @@ async function restore(id: number, keyById: ReadonlyMap<string, string>): Promis
 
 async function answer(msg: InsightsRequest): Promise<InsightsReply> {
   try {
+    // Before the engine loads (seconds of CPU in a new worker): a background rendering must not take
+    // CPU from the deliveries of the change it renders (issue 15, fan-out), on this replica or another.
+    if (msg.background) await lowerThreadPriority();
     const e = await (engine ??= loadEngine());
     const reviews = JSON.parse(
       Buffer.from(msg.reviews.buffer, msg.reviews.byteOffset, msg.reviews.byteLength).toString('utf8'),

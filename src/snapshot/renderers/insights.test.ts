@@ -1,10 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { AnalysisCacheStore } from '../../domain/ports.js';
 import { BusinessSchema } from '../../domain/business.js';
 import { createServiceUrls } from '../../domain/urls.js';
 import { createRepresentation } from '../rendered-document.js';
 import { buildSnapshot, renderSnapshot, withDocument } from '../snapshot.js';
-import type { SlowRenderer } from './document-renderer.js';
+import { BACKGROUND_NICE } from './background-priority.js';
+import type { RenderInput, SlowRenderer } from './document-renderer.js';
 import { createInsightsRenderer } from './insights.js';
 
 const business = BusinessSchema.parse({ id: 'b', name: 'B', technicians: [{ id: 'ann', name: 'Ann Lee', aliases: ['Ann'] }] });
@@ -201,4 +204,60 @@ describe('slow documents', () => {
     expect(snapshot.documents.has('slow.json')).toBe(false);
     expect([...snapshot.missing]).toEqual(['slow.json']);
   });
+
+  it('a rendering is in the background exactly when an earlier document is served meanwhile (issue 15, fan-out)', async () => {
+    const seen: (boolean | undefined)[] = [];
+    const watching: SlowRenderer = {
+      kind: 'slow',
+      name: 'slow.json',
+      contentType: 'application/json',
+      render: (input: RenderInput) => (seen.push(input.background), Promise.resolve({ body: '"x"', lastModified: input.view.updatedAt })),
+    };
+    const first = await renderSnapshot(state, urls, [watching]);
+    await buildSnapshot({ ...state, version: 2 }, urls, [watching], first);
+    const seeded = new Map([['slow.json', { document: createRepresentation('"v0"', 'application/json', 0) }]]);
+    await buildSnapshot(state, urls, [watching], null, Date.now(), seeded);
+    expect(seen).toEqual([false, true, true]);
+  });
+});
+
+/** This process's threads and their nice values (Linux keeps one per thread: proc(5), stat field 19). */
+function threadNice(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      out.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+describe.runIf(process.platform === 'linux')('insights renderer: background renderings yield the CPU (issue 15, fan-out)', () => {
+  const renderers: ReturnType<typeof createInsightsRenderer>[] = [];
+  afterAll(() => Promise.all(renderers.map((r) => r.close())));
+
+  /** The nice values of the threads a rendering started (its worker's), and the calling thread's after it. */
+  async function renderIn(background: boolean) {
+    const r = createInsightsRenderer({ taxonomies: [], worker: true, workerIdleMs: 600_000 });
+    renderers.push(r);
+    const before = threadNice();
+    const { snapshot } = await buildSnapshot(state, urls, []);
+    await r.render({ view: snapshot.view, reviewBytes: snapshot.reviewBytes, background });
+    const started = [...threadNice()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+    return { started, own: os.getPriority() };
+  }
+
+  it('a background rendering runs in a worker thread of lower priority; the calling thread keeps its own', async () => {
+    const own = os.getPriority();
+    const fore = await renderIn(false);
+    expect(fore.started.length).toBeGreaterThan(0);
+    expect(fore.started).not.toContain(BACKGROUND_NICE);
+    const back = await renderIn(true);
+    expect(back.started).toContain(Math.max(own, BACKGROUND_NICE));
+    expect(back.own).toBe(own);
+    expect(fore.own).toBe(own);
+  }, 180_000);
 });

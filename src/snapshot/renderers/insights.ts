@@ -186,7 +186,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     kind: 'slow',
     name,
     contentType: JSON_MEDIA_TYPE,
-    async render({ view, reviewBytes, slicer }) {
+    async render({ view, reviewBytes, slicer, background = false }) {
       if (!askedStore) {
         askedStore = true;
         known ??= options.known?.();
@@ -210,6 +210,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
         baseUrl: view.urls.base,
         fingerprint: fp,
         persist: options.analyses !== undefined,
+        background,
       };
       const reply = await new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
