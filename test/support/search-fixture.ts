@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { BusinessSchema } from '../../src/domain/business.js';
 import type { DatasetState } from '../../src/domain/ports.js';
+import type { StoredReview } from '../../src/domain/review.js';
 import { SORTS, type SearchParams } from '../../src/domain/search-params.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { review as storedFixture } from '../storage/fixtures.js';
 
 /**
  * Small snapshots and search parameters for the properties that hold REST's and MCP's search answers
@@ -11,19 +13,16 @@ import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
  * characters JSON escapes or encodes in more than one byte, some reviews with an owner's response.
  */
 const business = BusinessSchema.parse({ id: 'b', name: 'B', technicians: [{ id: 'ann', name: 'Ann Lee', aliases: ['Ann'] }] });
-const review = (id: string, day: number, rating: number, text: string) => ({
-  id,
-  date: `2024-05-${String(day).padStart(2, '0')}`,
-  rating,
-  title: day % 2 === 0 ? 'Été "quoted"' : null,
-  text,
-  language: 'en',
-  author: { name: 'X.', location: null },
-  source: { platform: 'google', url: null },
-  verified: true,
-  hidden: false,
-  mention_tags: { technicians: [], services: [], service_areas: [] },
-  response: day % 3 === 0 ? { text: 'Thanks\nagain', date: '2024-06-01' } : null,
+// The store suite's record, varied by position: dated, rated and titled by day, some with a response.
+const review = (id: string, day: number, rating: number, text: string): StoredReview => ({
+  ...storedFixture(id, {
+    date: `2024-05-${String(day).padStart(2, '0')}`,
+    rating,
+    title: day % 2 === 0 ? 'Été "quoted"' : null,
+    text,
+    author: { name: 'X.', location: null },
+    response: day % 3 === 0 ? { text: 'Thanks\nagain', date: '2024-06-01' } : null,
+  }),
   updated_at: `2024-06-${String(day).padStart(2, '0')}T00:00:00Z`,
 });
 const TEXTS = ['Ann was great, café au lait 😀', 'Late and rude.', 'Fair price \u2028 <b>', 'Ann fixed the drain \\ "fast"'];
