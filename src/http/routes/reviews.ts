@@ -146,7 +146,7 @@ function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
       if (!parsed.ok) return 0;
       if (!prepared.askedBefore(snapshot, queryString))
         return sendOnce(request, response, snapshot, parsed.value, sharedHeaders(snapshot, common), buffers);
-      answer = prepare(searchRepresentation(snapshot, parsed.value), common);
+      answer = prepare(searchRepresentation(snapshot, parsed.value), sharedHeaders(snapshot, common));
       prepared.put(snapshot, queryString, answer);
     }
     if (isNotModified(request.headers, answer.rep)) {
@@ -163,7 +163,7 @@ function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
 /**
  * A search asked for the first time in this snapshot: answered without keeping it (the next request
  * for it is kept), its bytes assembled in a reused buffer handed back once written (reusable-buffers.ts),
- * and a revalidation answered without assembling them at all. The same headers as prepare()'s.
+ * and a revalidation answered without assembling them at all.
  */
 function sendOnce(
   request: IncomingMessage,
@@ -175,11 +175,11 @@ function sendOnce(
 ): number {
   const { positions, envelope, etag } = searchAnswer(snapshot, query);
   if (isNotModified(request.headers, answerValidators(snapshot, etag))) {
-    response.writeHead(304, request.method === 'HEAD' ? { ...shared, etag, 'content-length': '0' } : { ...shared, etag }).end();
+    response.writeHead(304, notModifiedHeaders(shared, etag, request.method === 'HEAD')).end();
     return 304;
   }
   const body = searchBody(snapshot, positions, envelope, buffers.take);
-  response.writeHead(200, { ...shared, 'content-type': JSON_MEDIA_TYPE, etag, 'content-length': String(body.length) });
+  response.writeHead(200, okHeaders(shared, etag, body.length));
   if (request.method === 'HEAD') {
     buffers.give(body);
     response.end();
@@ -199,17 +199,25 @@ interface Prepared {
   notModifiedHead: Readonly<Record<string, string>>;
 }
 
-function prepare(rep: Representation, common: Readonly<Record<string, string>>): Prepared {
-  const shared = cachingHeaders(rep, common, 'Accept-Encoding');
-  const notModified = { ...shared, etag: rep.etag };
+/** `shared` (sharedHeaders in searchFastPath): a search answer of that snapshot, its representation's dates. */
+function prepare(rep: Representation, shared: Readonly<Record<string, string>>): Prepared {
   return {
     body: rep.body,
     rep,
-    ok: { ...shared, 'content-type': rep.contentType, etag: rep.etag, 'content-length': String(rep.body.length) },
-    notModified,
-    // Fastify ends a HEAD answer with the length of its (empty) payload.
-    notModifiedHead: { ...notModified, 'content-length': '0' },
+    ok: okHeaders(shared, rep.etag, rep.body.length),
+    notModified: notModifiedHeaders(shared, rep.etag, false),
+    notModifiedHead: notModifiedHeaders(shared, rep.etag, true),
   };
+}
+
+/** A search's 200 headers, in the order sendRepresentation writes them. */
+function okHeaders(shared: Readonly<Record<string, string>>, etag: string, length: number): Record<string, string> {
+  return { ...shared, 'content-type': JSON_MEDIA_TYPE, etag, 'content-length': String(length) };
+}
+
+/** A search's 304 headers; Fastify ends a HEAD answer with the length of its (empty) payload. */
+function notModifiedHeaders(shared: Readonly<Record<string, string>>, etag: string, head: boolean): Record<string, string> {
+  return head ? { ...shared, etag, 'content-length': '0' } : { ...shared, etag };
 }
 
 function describeIssues(issues: { message: string }[]): string {
