@@ -85,7 +85,11 @@ export function createAnswerCache<T extends { body: Buffer }>(budget: () => numb
     askedBefore(snapshot, key) {
       if (budget() === 0) return false;
       const entries = entriesOf(snapshot);
-      if (entries.map.has(key) || entries.asked.delete(key)) return true;
+      if (entries.map.has(key)) return true;
+      if (entries.asked.delete(key)) {
+        entries.askedChars -= key.length;
+        return true;
+      }
       if (entries.askedChars + key.length > ASKED_CHARS) {
         entries.asked.clear();
         entries.askedChars = 0;
