@@ -72,8 +72,6 @@ function catalogOf(business: Business): Catalog {
   return { key: catalogKey(business), matcher: () => (matcher ??= createMentionMatcher(business)) };
 }
 
-const UTF8 = new TextEncoder();
-
 /**
  * Moves a page of entries' JSON from strings into one buffer (issue 15, start-up): a first start reads
  * every review, and 100,000 JSON strings (70 MB) held until the document is written survived the young
@@ -87,7 +85,8 @@ function toPageBytes(page: Entry[]): void {
   let at = 0;
   for (const e of page) {
     e.at = at;
-    at += UTF8.encodeInto(e.json!, bytes.subarray(at)).written;
+    // Buffer#write, not encodeInto into a view: see review-bytes.ts.
+    at += bytes.write(e.json!, at);
     e.end = at;
     e.page = bytes;
     e.json = null;
