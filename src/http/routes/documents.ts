@@ -6,7 +6,14 @@ import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.j
 import { etagMatches } from '../conditional.js';
 import { fastPathsOf, type FastAnswer } from '../fast-path.js';
 import { problemFor, ProblemSchema, sendProblem } from '../problem.js';
-import { codingFor, notModifiedHeaders, sendRepresentation, type NotModifiedHeaders } from '../representation.js';
+import {
+  codingFor,
+  headerList,
+  notModifiedHeaders,
+  sendRepresentation,
+  type NotModifiedHeaderLists,
+  type NotModifiedHeaders,
+} from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 import { REPRESENTATION_HEADERS, type ResponseHeader } from '../../domain/openapi-spec.js';
 import { notModifiedResponse } from './openapi-responses.js';
@@ -88,7 +95,7 @@ export function registerDocumentRoute(
  * yet, If-Modified-Since alone) goes the full way.
  */
 function notModifiedFastPath(snapshots: SnapshotSource, document: string, linkHeader: string | undefined, vary: string): FastAnswer {
-  let built: { doc: RenderedDocument; GET: NotModifiedHeaders; HEAD: NotModifiedHeaders } | undefined;
+  let built: { doc: RenderedDocument; GET: NotModifiedHeaderLists; HEAD: NotModifiedHeaderLists } | undefined;
   return (request, response, common) => {
     const inm = request.headers['if-none-match'];
     const method = request.method;
@@ -98,12 +105,12 @@ function notModifiedFastPath(snapshots: SnapshotSource, document: string, linkHe
     if (built?.doc !== doc) {
       const get = notModifiedHeaders(doc, linkHeader ? { ...common, link: linkHeader } : common, vary);
       // Fastify ends a HEAD answer with the length of its (empty) payload: sent today, so kept.
-      const head = {
-        identity: { ...get.identity, 'content-length': '0' },
-        gzip: { ...get.gzip, 'content-length': '0' },
-        br: { ...get.br, 'content-length': '0' },
-      };
-      built = { doc, GET: get, HEAD: head };
+      const lists = (h: NotModifiedHeaders, extra: string[]): NotModifiedHeaderLists => ({
+        identity: [...headerList(h.identity), ...extra],
+        gzip: [...headerList(h.gzip), ...extra],
+        br: [...headerList(h.br), ...extra],
+      });
+      built = { doc, GET: lists(get, []), HEAD: lists(get, ['content-length', '0']) };
     }
     response.writeHead(304, built[method][codingFor(doc, request.headers['accept-encoding']) ?? 'identity']);
     response.end();

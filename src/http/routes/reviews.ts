@@ -25,7 +25,7 @@ import type { Representation } from '../../snapshot/rendered-document.js';
 import { isNotModified } from '../conditional.js';
 import { fastPathsOf, type FastAnswer } from '../fast-path.js';
 import { negotiateCoding } from '../negotiation.js';
-import { cachingHeaders, sendRepresentation } from '../representation.js';
+import { cachingHeaders, headerList, sendRepresentation, type HeaderList } from '../representation.js';
 import { createReusableBuffers, type ReusableBuffers } from '../reusable-buffers.js';
 import { rejectOtherMethods } from './methods.js';
 import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
@@ -123,10 +123,10 @@ function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
   const prepared = createAnswerCache<Prepared>(searchCacheBudget);
   const buffers = createReusableBuffers();
   // The headers every answer of a snapshot starts with (CORS, Vary, Cache-Control, Last-Modified).
-  let shared: { snapshot: Snapshot; headers: Readonly<Record<string, string>> } | null = null;
+  let shared: { snapshot: Snapshot; headers: HeaderList } | null = null;
   const sharedHeaders = (snapshot: Snapshot, common: Readonly<Record<string, string>>) => {
     if (shared?.snapshot !== snapshot)
-      shared = { snapshot, headers: cachingHeaders(answerValidators(snapshot, ''), common, 'Accept-Encoding') };
+      shared = { snapshot, headers: headerList(cachingHeaders(answerValidators(snapshot, ''), common, 'Accept-Encoding')) };
     return shared.headers;
   };
   return (request, response, common) => {
@@ -170,7 +170,7 @@ function sendOnce(
   response: ServerResponse,
   snapshot: Snapshot,
   query: SearchQuery,
-  shared: Readonly<Record<string, string>>,
+  shared: HeaderList,
   buffers: ReusableBuffers,
 ): number {
   const { positions, envelope, etag } = searchAnswer(snapshot, query);
@@ -194,13 +194,13 @@ function sendOnce(
 interface Prepared {
   body: Buffer;
   rep: Representation;
-  ok: Readonly<Record<string, string>>;
-  notModified: Readonly<Record<string, string>>;
-  notModifiedHead: Readonly<Record<string, string>>;
+  ok: HeaderList;
+  notModified: HeaderList;
+  notModifiedHead: HeaderList;
 }
 
 /** `shared` (sharedHeaders in searchFastPath): a search answer of that snapshot, its representation's dates. */
-function prepare(rep: Representation, shared: Readonly<Record<string, string>>): Prepared {
+function prepare(rep: Representation, shared: HeaderList): Prepared {
   return {
     body: rep.body,
     rep,
@@ -210,14 +210,14 @@ function prepare(rep: Representation, shared: Readonly<Record<string, string>>):
   };
 }
 
-/** A search's 200 headers, in the order sendRepresentation writes them. */
-function okHeaders(shared: Readonly<Record<string, string>>, etag: string, length: number): Record<string, string> {
-  return { ...shared, 'content-type': JSON_MEDIA_TYPE, etag, 'content-length': String(length) };
+/** A search's 200 headers, in the order sendRepresentation writes them (a list: see HeaderList). */
+function okHeaders(shared: HeaderList, etag: string, length: number): HeaderList {
+  return [...shared, 'content-type', JSON_MEDIA_TYPE, 'etag', etag, 'content-length', String(length)];
 }
 
 /** A search's 304 headers; Fastify ends a HEAD answer with the length of its (empty) payload. */
-function notModifiedHeaders(shared: Readonly<Record<string, string>>, etag: string, head: boolean): Record<string, string> {
-  return head ? { ...shared, etag, 'content-length': '0' } : { ...shared, etag };
+function notModifiedHeaders(shared: HeaderList, etag: string, head: boolean): HeaderList {
+  return head ? [...shared, 'etag', etag, 'content-length', '0'] : [...shared, 'etag', etag];
 }
 
 function describeIssues(issues: { message: string }[]): string {
