@@ -40,3 +40,11 @@ describe('negotiateCoding (RFC 9110 §12.5.3)', () => {
     ['*;q=0', null],
   ])('%s → %s', (h, want) => expect(negotiateCoding(h)).toBe(want));
 });
+
+describe('negotiateCoding keeps only the last header it parsed', () => {
+  it('answers each header in turn, also when one repeats or comes back', () => {
+    const headers = ['gzip', 'gzip', 'br;q=0, gzip', undefined, 'br', '*;q=0', 'br', undefined, 'gzip, br', '', 'gzip'];
+    const want = ['gzip', 'gzip', 'gzip', null, 'br', null, 'br', null, 'br', null, 'gzip'];
+    expect(headers.map((h) => negotiateCoding(h))).toEqual(want);
+  });
+});

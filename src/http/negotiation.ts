@@ -22,8 +22,17 @@ export function parseWeightedList(header: string | undefined): Weighted[] {
   return out;
 }
 
+// The last Accept-Encoding and its coding (no header: identity). A client sends the same header on every
+// request, and parsing it made a Map and a list per answer, also per fast 304 (issue 15).
+let last: { header: string | undefined; coding: ContentCoding | null } = { header: undefined, coding: null };
+
 /** The coding to use for this request (RFC 9110 §12.5.3): br, then gzip, honouring q=0. */
 export function negotiateCoding(acceptEncoding: string | undefined): ContentCoding | null {
+  if (acceptEncoding !== last.header) last = { header: acceptEncoding, coding: parseCoding(acceptEncoding) };
+  return last.coding;
+}
+
+function parseCoding(acceptEncoding: string | undefined): ContentCoding | null {
   const q = new Map<string, number>();
   for (const { value, q: weight } of parseWeightedList(acceptEncoding)) q.set(value, Number.isFinite(weight) ? weight : 0);
   const weight = (c: string) => q.get(c) ?? (q.has('*') ? q.get('*')! : 0);
