@@ -137,7 +137,9 @@ export function searchAnswer(snapshot: Snapshot, query: SearchQuery): SearchAnsw
  * in whole seconds, weak when another content was published within the same second.
  */
 export function answerValidators(snapshot: Snapshot, etag: string): Pick<Representation, 'etag' | 'lastModified' | 'weakDate'> {
-  return { etag, lastModified: Math.floor(snapshot.publishedAt / 1000) * 1000, ...(snapshot.publishedWeak ? { weakDate: true } : {}) };
+  const lastModified = Math.floor(snapshot.publishedAt / 1000) * 1000;
+  // Two literals, not a spread: this runs for every first-time search (issue 15).
+  return snapshot.publishedWeak ? { etag, lastModified, weakDate: true } : { etag, lastModified };
 }
 
 export const DEFAULT_SEARCH_CACHE_BYTES = 8 * 1024 * 1024;

@@ -43,7 +43,10 @@ function reviewBytes(document: Buffer, starts: Uint32Array, ends: Uint32Array): 
       for (let i = 0; i < positions.length; i++) {
         if (i > 0) out[at++] = 0x2c; // ','
         const p = positions[i]!;
-        at += document.copy(out, at, starts[p], ends[p]);
+        // Uint8Array#set from a plain view: half the time of Buffer#copy for a slice (issue 15).
+        const length = ends[p]! - starts[p]!;
+        out.set(new Uint8Array(document.buffer, document.byteOffset + starts[p]!, length), at);
+        at += length;
       }
       out.write(suffix, at, 'utf8');
       return out;
