@@ -73,6 +73,18 @@ describe('renderShared', () => {
     expect(renderedByB).toBe(0);
   });
 
+  it('a replica that holds its claim back (no running worker) leaves the work to one that claims at once', async () => {
+    const rendered: string[] = [];
+    const render = (who: string) => () => (rendered.push(who), Promise.resolve(`{"by":"${who}"}`));
+    const cold = renderShared(replica('cold'), 'insights.json', HASH, () => true, render('cold'), 1000);
+    await tick();
+    const warm = await renderShared(replica('warm'), 'insights.json', HASH, () => true, render('warm'));
+    expect(warm).toEqual({ body: '{"by":"warm"}', adopted: false });
+    await store(warm.body);
+    expect(await cold).toEqual({ body: '{"by":"warm"}', adopted: true });
+    expect(rendered).toEqual(['warm']);
+  });
+
   it('a document already stored for those inputs is taken at once, without a claim', async () => {
     await store('{"stored":true}');
     const out = await renderShared(

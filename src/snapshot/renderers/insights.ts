@@ -69,6 +69,12 @@ const LOOKUP_PART = 2000;
 /** The worker's memory (an isolate with the NLP libraries and model, ~150 MB at 10k) is given back after this. */
 export const WORKER_IDLE_MS = 10_000;
 
+/**
+ * Replicas: how long one without a running worker (seconds of CPU to start) holds back its claim, so that
+ * a replica whose worker still runs from the last change renders this one (issue 15, fan-out).
+ */
+const COLD_CLAIM_DELAY_MS = 250;
+
 function output(view: PublishedView, body: string, inputHash?: string): RenderOutput {
   return { body, lastModified: view.updatedAt, value: JSON.parse(body) as unknown, ...(inputHash ? { inputHash } : {}) };
 }
@@ -267,6 +273,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
         inputHash,
         () => generation === latest && !closed,
         () => compute().then((r) => r.body),
+        worker ? 0 : COLD_CLAIM_DELAY_MS,
       );
       return landed(view, inputHash, { body: shared.body }, shared.adopted);
     },

@@ -30,7 +30,9 @@ export interface SharedOutcome {
  * The body of `name` for `inputHash`: another replica's rendering when the store holds it or once it
  * lands there, else `renderHere`'s when this replica wins the claim (at once, or when the claim of a
  * replica that died or hung lapses). `wanted` turning false (a newer input arrived, the renderer closed)
- * ends a wait with `RenderSuperseded`; a rendering under way here is never abandoned.
+ * ends a wait with `RenderSuperseded`; a rendering under way here is never abandoned. `claimAfterMs`
+ * holds the first claim back: a replica whose worker must start first leaves the work to one whose
+ * worker is running (seconds of loading saved) when there is such a replica.
  */
 export async function renderShared(
   shared: SharedRendering,
@@ -38,13 +40,18 @@ export async function renderShared(
   inputHash: string,
   wanted: () => boolean,
   renderHere: () => Promise<string>,
+  claimAfterMs = 0,
 ): Promise<SharedOutcome> {
   const now = shared.now ?? Date.now;
   const failed = (error: unknown) => (shared.onError?.(error), undefined);
-  for (;;) {
+  for (let first = true; ; first = false) {
     if (!wanted()) throw new RenderSuperseded(name);
     const stored = await shared.store.read(name, inputHash).catch(failed);
     if (stored) return { body: stored.body, adopted: true };
+    if (first && claimAfterMs > 0) {
+      await sleep(claimAfterMs);
+      continue;
+    }
     const at = now();
     const claim: RenderClaim = { name, inputHash, holder: shared.holder, now: at, until: at + shared.leaseMs };
     // A store that cannot be reached decides nothing: render here rather than wait on it.
