@@ -134,6 +134,9 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
   const runs: InsightsRuns = { computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0, adopted: 0 };
   // The newest rendering asked for: a wait for another replica's older document ends when a newer begins.
   let latest = 0;
+  // Whether another replica ever rendered or claimed a document this one wanted: until then this
+  // process may be alone, and it claims at once, never holding back for a worker elsewhere.
+  let othersSeen = false;
   const cacheError = (e: unknown) => options.onCacheError?.(e);
 
   const failAll = (e: Error) => {
@@ -273,8 +276,9 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
         inputHash,
         () => generation === latest && !closed,
         () => compute().then((r) => r.body),
-        worker ? 0 : COLD_CLAIM_DELAY_MS,
+        worker || !othersSeen ? 0 : COLD_CLAIM_DELAY_MS,
       );
+      othersSeen ||= shared.contended;
       return landed(view, inputHash, { body: shared.body }, shared.adopted);
     },
     runs: () => ({ ...runs }),

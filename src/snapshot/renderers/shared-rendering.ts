@@ -24,6 +24,8 @@ export interface SharedOutcome {
   body: string;
   /** True when another replica rendered it (the body was read from the store). */
   adopted: boolean;
+  /** True when another replica held the claim at some point: this replica is not alone. */
+  contended: boolean;
 }
 
 /**
@@ -44,10 +46,11 @@ export async function renderShared(
 ): Promise<SharedOutcome> {
   const now = shared.now ?? Date.now;
   const failed = (error: unknown) => (shared.onError?.(error), undefined);
+  let contended = false;
   for (let first = true; ; first = false) {
     if (!wanted()) throw new RenderSuperseded(name);
     const stored = await shared.store.read(name, inputHash).catch(failed);
-    if (stored) return { body: stored.body, adopted: true };
+    if (stored) return { body: stored.body, adopted: true, contended: true };
     if (first && claimAfterMs > 0) {
       await sleep(claimAfterMs);
       continue;
@@ -56,7 +59,8 @@ export async function renderShared(
     const claim: RenderClaim = { name, inputHash, holder: shared.holder, now: at, until: at + shared.leaseMs };
     // A store that cannot be reached decides nothing: render here rather than wait on it.
     const won = await shared.store.claim(claim).catch((error: unknown) => failed(error) ?? true);
-    if (won) return { body: await holding(shared, claim, renderHere), adopted: false };
+    if (won) return { body: await holding(shared, claim, renderHere), adopted: false, contended };
+    contended = true;
     await sleep(shared.pollMs);
   }
 }
