@@ -105,8 +105,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     );
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
     setSearchCacheBudget(config.SEARCH_CACHE_BYTES);
+    // The first snapshot's indexes are built once the server listens: a search before then builds them.
+    let listening!: () => void;
+    const indexesAfter = new Promise<void>((resolve) => (listening = resolve));
     const builder = createSnapshotBuilder({
       store,
+      indexesAfter,
       urls,
       renderers: renderers.list,
       seeded: documents.seeded,
@@ -201,6 +205,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       plugins: [websub.plugin, mcp],
     });
     websub.start();
+    app.server.once('listening', listening);
     return {
       app,
       urls,
