@@ -67,9 +67,9 @@ describe('renderShared', () => {
     );
     await tick();
     work.finish('{"by":"a"}');
-    expect(await a).toEqual({ body: '{"by":"a"}', adopted: false });
+    expect(await a).toEqual({ body: '{"by":"a"}', adopted: false, contended: false });
     await store('{"by":"a"}');
-    expect(await b).toEqual({ body: '{"by":"a"}', adopted: true });
+    expect(await b).toEqual({ body: '{"by":"a"}', adopted: true, contended: true });
     expect(renderedByB).toBe(0);
   });
 
@@ -79,9 +79,9 @@ describe('renderShared', () => {
     const cold = renderShared(replica('cold'), 'insights.json', HASH, () => true, render('cold'), 1000);
     await tick();
     const warm = await renderShared(replica('warm'), 'insights.json', HASH, () => true, render('warm'));
-    expect(warm).toEqual({ body: '{"by":"warm"}', adopted: false });
+    expect(warm).toEqual({ body: '{"by":"warm"}', adopted: false, contended: false });
     await store(warm.body);
-    expect(await cold).toEqual({ body: '{"by":"warm"}', adopted: true });
+    expect(await cold).toEqual({ body: '{"by":"warm"}', adopted: true, contended: true });
     expect(rendered).toEqual(['warm']);
   });
 
@@ -94,7 +94,7 @@ describe('renderShared', () => {
       () => true,
       () => Promise.reject(new Error('must not render')),
     );
-    expect(out).toEqual({ body: '{"stored":true}', adopted: true });
+    expect(out).toEqual({ body: '{"stored":true}', adopted: true, contended: true });
   });
 
   it('when the holder stops renewing, the waiting replica renders once the lease lapses', async () => {
@@ -119,7 +119,7 @@ describe('renderShared', () => {
     await tick();
     expect(tookOver).toBe(false);
     clock += 10_001;
-    expect(await b).toEqual({ body: '{"by":"b"}', adopted: false });
+    expect(await b).toEqual({ body: '{"by":"b"}', adopted: false, contended: true });
     expect(tookOver).toBe(true);
     stuck.finish('{"by":"a"}');
   });
@@ -144,7 +144,7 @@ describe('renderShared', () => {
     await tick();
     work.fail(new Error('worker crashed'));
     await expect(a).rejects.toThrow('worker crashed');
-    expect(await b).toEqual({ body: '{"by":"b"}', adopted: false });
+    expect(await b).toEqual({ body: '{"by":"b"}', adopted: false, contended: true });
   });
 
   it('a wait that a newer rendering made pointless ends with RenderSuperseded', async () => {
