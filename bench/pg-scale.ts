@@ -32,6 +32,9 @@ const { values } = parseArgs({
     changes: { type: 'string', default: '3' },
     only: { type: 'string', default: 'reads,fanout' },
     'fanout-reviews': { type: 'string', default: '100' },
+    // Seconds between a change's last delivery and the next change. Past the insights worker's idle exit
+    // (WORKER_IDLE_MS, 10 s) every change starts a new worker, as changes minutes apart do in production.
+    gap: { type: 'string', default: '2' },
     // Fan-out: each replica writes a V8 CPU profile into this directory, and windows.json names each
     // change's window on the same monotonic clock (summarize with bench/lib/cpu-profile.ts).
     'cpu-prof': { type: 'string' },
@@ -247,7 +250,7 @@ async function fanout(work: string, adminUrl: string) {
         }
         ms.push(Date.now() - t0);
         firstMs.push((subscriber.deliveries[before]?.at ?? NaN) - t0);
-        await sleep(2000);
+        await sleep(Number(values.gap) * 1000);
         const cpuAfter = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
         const own = process.cpuUsage(ownBefore);
         subscriberCpu.push(Number(((own.user + own.system) / 1e6).toFixed(2)));

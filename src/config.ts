@@ -24,6 +24,11 @@ export const ConfigSchema = z
     /** How often the server checks the store for changes made by other processes. */
     SNAPSHOT_POLL_MS: int(0).default(1000),
     INSIGHTS_TAXONOMY_FILE: z.string().min(1).optional(),
+    /**
+     * PostgreSQL replicas: one renders each new insights document, the others read it from the database;
+     * a renderer that stops renewing its claim for this long is replaced. 0: every replica renders its own.
+     */
+    INSIGHTS_RENDER_LEASE_MS: int(0).default(10_000),
     MCP_SESSION_TTL_SECONDS: int(1).default(1800),
     MCP_MAX_SESSIONS: int(1).default(10000),
     /** JSON-RPC messages in one legacy-era batch; more is a -32600 error (issue 11 H1). */

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { DEFAULT_DATABASE_URL, type Config } from './config.js';
@@ -24,6 +26,9 @@ import { createWebSubHub, type WebSubHub } from './websub/index.js';
 
 export { PACKAGE_ROOT };
 export const DEMO_DATASET = path.join(PACKAGE_ROOT, 'examples', 'demo', 'dataset.json');
+
+/** How often a replica waiting for another's insights rendering looks for it (insights may lag: contract §1). */
+const SHARED_RENDERING_POLL_MS = 500;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -67,10 +72,25 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
     // Its worker starts only for changed inputs and ends when idle; analyses are kept in the database.
     const documentStore = createDocumentCacheStore(database.db);
+    const metrics = createServiceMetrics();
+    // PostgreSQL is the replicas' mode: there one replica renders each new insights document and the others
+    // read it from the database (issue 15, fan-out). SQLite, one process: it renders every one itself.
+    const shared =
+      database.dialect === 'postgres' && config.INSIGHTS_RENDER_LEASE_MS > 0
+        ? {
+            store: documentStore,
+            holder: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+            leaseMs: config.INSIGHTS_RENDER_LEASE_MS,
+            pollMs: SHARED_RENDERING_POLL_MS,
+            onError: (err: unknown) => logger.warn({ err }, 'could not claim or read a shared insights rendering; rendering it here'),
+          }
+        : undefined;
     const renderers = createDocumentRenderers({
       taxonomies,
       worker: true,
       known: (name) => documents.known(name),
+      ...(shared ? { shared } : {}),
+      onRun: (outcome) => metrics.countInsights(outcome),
       analyses: createAnalysisCacheStore(database.db),
       onCacheError: (err) => logger.warn({ err }, 'could not read or store review analyses; they are computed again'),
       feedStore: {
@@ -83,7 +103,6 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       renderers.list.filter((r) => r.kind === 'slow'),
       { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
     );
-    const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
     setSearchCacheBudget(config.SEARCH_CACHE_BYTES);
     // The first snapshot's indexes are built once the server listens: a search before then builds them.

@@ -129,9 +129,36 @@ export interface StoredDocument {
  * at once instead of answering 503 until its own rendering lands. A cache: losing it costs one recompute.
  */
 export interface DocumentCacheStore {
-  read(name: string): Promise<StoredDocument | undefined>;
+  /** The stored document of that name; with `inputHash`, only if it was rendered from those inputs. */
+  read(name: string, inputHash?: string): Promise<StoredDocument | undefined>;
   /** Replaces the stored document of that name. May fail (a busy SQLite file): callers log and go on. */
   write(document: StoredDocument): Promise<void>;
+}
+
+/**
+ * Claims on renderings (issue 15, fan-out): replicas sharing a database agree on which of them renders a
+ * slow document for given inputs, and the others read its rendering from the document cache.
+ */
+export interface RenderClaimStore {
+  /**
+   * Claims the rendering of `name` for `inputHash` until `until` (issue 15, fan-out: one replica renders,
+   * the others read its document). True when `holder` holds it now: the claim was free, had lapsed
+   * (`now` past its expiry: its holder died or hung) or was already `holder`'s (a renewal). Atomic: of
+   * replicas claiming at once, one wins.
+   */
+  claim(claim: RenderClaim): Promise<boolean>;
+  /** Gives a claim up (its rendering failed), so that a waiting replica takes it at once. */
+  release(claim: Pick<RenderClaim, 'name' | 'inputHash' | 'holder'>): Promise<void>;
+}
+
+/** A replica's claim on rendering a document for an input hash (times in ms since the epoch). */
+export interface RenderClaim {
+  name: string;
+  inputHash: string;
+  /** The claiming process, unique per process (`host:pid:random`). */
+  holder: string;
+  now: number;
+  until: number;
 }
 
 /** A review's stored analysis: its key (what it was computed from) and the analysis as text. */

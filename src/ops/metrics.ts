@@ -13,6 +13,8 @@ export interface ServiceMetrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   observeSnapshotBuild(seconds: number): void;
   observeInsights(seconds: number): void;
+  /** An insights rendering: computed here, unchanged inputs, or another replica's document adopted. */
+  countInsights(outcome: string): void;
   countDelivery(outcome: string): void;
   setSources(sources: MetricSources): void;
 }
@@ -63,6 +65,12 @@ export function createServiceMetrics(): ServiceMetrics {
     name: 'insights_computation_duration_seconds',
     help: 'Time to compute the insights document of a snapshot (in the insights worker).',
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  const insightsRuns = new client.Counter({
+    name: 'insights_renderings_total',
+    help: 'Insights renderings by outcome: computed here, unchanged (inputs equal to the last), adopted (rendered by another replica).',
+    labelNames: ['outcome'] as const,
     registers: [registry],
   });
   const deliveries = new client.Counter({
@@ -125,6 +133,7 @@ export function createServiceMetrics(): ServiceMetrics {
     },
     observeSnapshotBuild: (s) => builds.observe(s),
     observeInsights: (s) => insights.observe(s),
+    countInsights: (outcome) => insightsRuns.inc({ outcome }),
     countDelivery: (outcome) => deliveries.inc({ outcome }),
     setSources(s) {
       sources = s;

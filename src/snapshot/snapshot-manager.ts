@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ReviewStore } from '../domain/ports.js';
+import { RenderSuperseded } from './renderers/document-renderer.js';
 import { withDocument, type RenderedDocuments, type Snapshot, type SnapshotBuild, type SnapshotSource } from './snapshot.js';
 
 /** How long a request at a cold start waits for the first slow documents: longer than a full insights pass. */
@@ -66,8 +67,9 @@ export function createSnapshotManager(options: SnapshotManagerOptions): Snapshot
         },
         (error: unknown) => {
           // The previous document stays; with none, the route answers 503 instead of waiting again.
-          // After stop(), renderers are closed on purpose: their abandoned work is not an error.
-          if (!stopped) options.onError?.(error);
+          // After stop(), renderers are closed on purpose: their abandoned work is not an error; nor is
+          // a wait for another replica's rendering that a newer rendering made pointless.
+          if (!stopped && !(error instanceof RenderSuperseded)) options.onError?.(error);
           firstRendered?.();
         },
       );

@@ -47,6 +47,7 @@ export interface Database {
   websub_deliveries: WebSubDeliveriesTable;
   documents: DocumentsTable;
   review_analyses: ReviewAnalysesTable;
+  render_claims: RenderClaimsTable;
 }
 
 /** WebSub hub state (migration 0002): timestamps as ISO text, compared as text (same width, UTC). */
@@ -113,4 +114,14 @@ export interface ReviewAnalysesTable {
   /** The engine fingerprint that wrote the row: rows of another one are dropped on the next write. */
   engine: string;
   body: string;
+}
+
+/** Claims on renderings of a slow document for an input hash (migration 0009, issue 15): coordination only. */
+export interface RenderClaimsTable {
+  name: string;
+  input_hash: string;
+  /** The claiming process (`host:pid:random`). */
+  holder: string;
+  /** ISO timestamp; a claim past it is free to take over. */
+  expires_at: string;
 }

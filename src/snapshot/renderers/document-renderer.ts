@@ -21,7 +21,10 @@ export interface RenderOutput {
   lastModified: string;
   /** The parsed document, for transports that serve parts of it (MCP get_insights). */
   value?: unknown;
-  /** A hash of everything the body was computed from (slow renderers that can skip unchanged work). */
+  /**
+   * A hash of everything the body was computed from (slow renderers that can skip unchanged work); absent
+   * when the body was read from the document cache, which holds it already (another replica rendered it).
+   */
   inputHash?: string;
 }
 
@@ -39,11 +42,24 @@ export interface FastRenderer extends RendererBase {
 
 /**
  * Seconds of work (insights at 10k reviews): rendered off the publication path. A new snapshot carries the
- * previous snapshot's document until this one lands (snapshot.ts), so no request waits for it.
+ * previous snapshot's document until this one lands (snapshot.ts), so no request waits for it. A rendering
+ * that was only waiting for another replica's may end with `RenderSuperseded` once a newer one begins.
  */
 export interface SlowRenderer extends RendererBase {
   kind: 'slow';
   render(input: RenderInput): Promise<RenderOutput>;
+}
+
+/**
+ * A background rendering given up because a newer rendering of the same document began (issue 15,
+ * fan-out: a replica waiting for another's document stops waiting for an outdated one). Not a failure:
+ * the snapshot keeps its document until the newer one lands.
+ */
+export class RenderSuperseded extends Error {
+  constructor(name: string) {
+    super(`${name}: superseded by a newer rendering`);
+    this.name = 'RenderSuperseded';
+  }
 }
 
 /** A whole-document renderer, run once per snapshot (style.md: store → snapshot → renderers → transports). */

@@ -3,7 +3,8 @@ import type { AnalysisCacheStore, DocumentCacheStore } from '../../domain/ports.
 import { datasetRenderer } from './dataset.js';
 import type { DocumentRenderer } from './document-renderer.js';
 import { createAtomRenderer, jsonFeedRenderer } from './feeds.js';
-import { createInsightsRenderer, type KnownDocument } from './insights.js';
+import { createInsightsRenderer, type InsightsOutcome, type KnownDocument } from './insights.js';
+import type { SharedRendering } from './shared-rendering.js';
 
 export interface Renderers {
   /** Every document of a snapshot: reviews.json, insights.json, feed.json, feed.xml. */
@@ -21,6 +22,10 @@ export interface RenderersOptions {
   /** Insights: per-review analyses kept across workers and restarts, and what to do when that store fails. */
   analyses?: AnalysisCacheStore;
   onCacheError?(error: unknown): void;
+  /** Insights: replicas on one database render each input once (issue 15, fan-out); absent, this process renders all. */
+  shared?: SharedRendering;
+  /** Insights: each rendering's outcome, for the metrics. */
+  onRun?(outcome: InsightsOutcome): void;
   /** The Atom feed: its last rendering kept across restarts, and what to do when that store fails. */
   feedStore?: { store: DocumentCacheStore; onError(error: unknown): void };
 }
@@ -40,4 +45,5 @@ export function createDocumentRenderers(options: RenderersOptions = { taxonomies
 
 export { datasetDocument, datasetRenderer } from './dataset.js';
 export type { DocumentRenderer, FastRenderer, RenderInput, RenderOutput, SlowRenderer } from './document-renderer.js';
-export type { KnownDocument } from './insights.js';
+export type { InsightsOutcome, KnownDocument } from './insights.js';
+export type { SharedRendering } from './shared-rendering.js';

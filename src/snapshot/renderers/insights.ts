@@ -9,6 +9,7 @@ import type { RenderOutput, SlowRenderer } from './document-renderer.js';
 import { insightsFingerprint, insightsInputHash } from './insights-input.js';
 import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
 import { joinAnswer } from '../review-bytes.js';
+import { renderShared, type SharedRendering } from './shared-rendering.js';
 
 /** A document already rendered (by an earlier process: the document cache) and the hash of its inputs. */
 export interface KnownDocument {
@@ -31,7 +32,18 @@ export interface InsightsRendererOptions {
   workerIdleMs?: number;
   /** A failure that costs only speed (reading or writing stored analyses): logged, never fatal. */
   onCacheError?(error: unknown): void;
+  /**
+   * Replicas on one database (worker only): a rendering that nothing waits for is done by one replica
+   * per input, the others take its document from the store (issue 15, fan-out). Absent: every input is
+   * rendered here, as a lone process does.
+   */
+  shared?: SharedRendering;
+  /** Each rendering's outcome, for the metrics. */
+  onRun?(outcome: InsightsOutcome): void;
 }
+
+/** Computed here, skipped (inputs equal to the last document's), or taken from another replica's rendering. */
+export type InsightsOutcome = 'computed' | 'unchanged' | 'adopted';
 
 export interface InsightsRenderer extends SlowRenderer {
   close(): Promise<void>;
@@ -48,6 +60,7 @@ export interface InsightsRuns {
   workers: number;
   analyzed: number;
   restored: number;
+  adopted: number;
 }
 
 /** Stored analyses read and sent to the worker per message. */
@@ -55,6 +68,12 @@ const LOOKUP_PART = 2000;
 
 /** The worker's memory (an isolate with the NLP libraries and model, ~150 MB at 10k) is given back after this. */
 export const WORKER_IDLE_MS = 10_000;
+
+/**
+ * Replicas: how long one without a running worker (seconds of CPU to start) holds back its claim, so that
+ * a replica whose worker still runs from the last change renders this one (issue 15, fan-out).
+ */
+const COLD_CLAIM_DELAY_MS = 250;
 
 function output(view: PublishedView, body: string, inputHash?: string): RenderOutput {
   return { body, lastModified: view.updatedAt, value: JSON.parse(body) as unknown, ...(inputHash ? { inputHash } : {}) };
@@ -95,7 +114,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
           m.createInsightsEngine({ taxonomies: options.taxonomies, models: models.readShippedModels() }),
         )).then((e) => output(view, JSON.stringify(e.compute(view)))),
       close: () => Promise.resolve(),
-      runs: () => ({ computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0 }),
+      runs: () => ({ computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0, adopted: 0 }),
     };
   }
 
@@ -112,7 +131,12 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
   const checkOpen = () => {
     if (closed) throw new Error('insights renderer closed');
   };
-  const runs: InsightsRuns = { computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0 };
+  const runs: InsightsRuns = { computed: 0, unchanged: 0, workers: 0, analyzed: 0, restored: 0, adopted: 0 };
+  // The newest rendering asked for: a wait for another replica's older document ends when a newer begins.
+  let latest = 0;
+  // Whether another replica ever rendered or claimed a document this one wanted: until then this
+  // process may be alone, and it claims at once, never holding back for a worker elsewhere.
+  let othersSeen = false;
   const cacheError = (e: unknown) => options.onCacheError?.(e);
 
   const failAll = (e: Error) => {
@@ -182,11 +206,54 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     return w;
   };
 
+  /** Renders in the worker (started if needed). */
+  const computeHere = async (
+    view: PublishedView,
+    reviews: Buffer,
+    fp: string,
+    background: boolean,
+  ): Promise<InsightsReply & { ok: true }> => {
+    const id = nextId++;
+    const request: InsightsRequest = {
+      type: 'render',
+      id,
+      business: view.business,
+      updatedAt: view.updatedAt,
+      // A copy (one memcpy): the worker gets its own buffer, transferred, while the snapshot keeps serving its own.
+      reviews: joinAnswer('[', [reviews], ']'),
+      baseUrl: view.urls.base,
+      fingerprint: fp,
+      persist: options.analyses !== undefined,
+      background,
+    };
+    const reply = await new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      // Transferred, not copied; a small buffer may sit in Node's shared pool, which must not move.
+      const own = request.reviews.byteLength > 4096 && request.reviews.byteLength === request.reviews.buffer.byteLength;
+      ensureWorker().postMessage(request, own ? [request.reviews.buffer as ArrayBuffer] : []);
+    });
+    runs.computed += 1;
+    runs.analyzed += reply.analyzed;
+    runs.restored += reply.restored;
+    options.onRun?.('computed');
+    return reply;
+  };
+
+  /** The last document is now this one. One another replica stored is not stored again (no input hash). */
+  const landed = (view: PublishedView, inputHash: string, reply: { body: string }, adopted: boolean): RenderOutput => {
+    known = { inputHash, body: reply.body };
+    if (!adopted) return output(view, reply.body, inputHash);
+    runs.adopted += 1;
+    options.onRun?.('adopted');
+    return output(view, reply.body);
+  };
+
   return {
     kind: 'slow',
     name,
     contentType: JSON_MEDIA_TYPE,
     async render({ view, reviewBytes, slicer, background = false }) {
+      const generation = ++latest;
       if (!askedStore) {
         askedStore = true;
         known ??= options.known?.();
@@ -197,32 +264,22 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       checkOpen();
       if (known?.inputHash === inputHash) {
         runs.unchanged += 1;
+        options.onRun?.('unchanged');
         return output(view, known.body, inputHash);
       }
-      const id = nextId++;
-      const request: InsightsRequest = {
-        type: 'render',
-        id,
-        business: view.business,
-        updatedAt: view.updatedAt,
-        // A copy (one memcpy): the worker gets its own buffer, transferred, while the snapshot keeps serving its own.
-        reviews: joinAnswer('[', [reviews], ']'),
-        baseUrl: view.urls.base,
-        fingerprint: fp,
-        persist: options.analyses !== undefined,
-        background,
-      };
-      const reply = await new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        // Transferred, not copied; a small buffer may sit in Node's shared pool, which must not move.
-        const own = request.reviews.byteLength > 4096 && request.reviews.byteLength === request.reviews.buffer.byteLength;
-        ensureWorker().postMessage(request, own ? [request.reviews.buffer as ArrayBuffer] : []);
-      });
-      runs.computed += 1;
-      runs.analyzed += reply.analyzed;
-      runs.restored += reply.restored;
-      known = { inputHash, body: reply.body };
-      return output(view, reply.body, inputHash);
+      const compute = () => computeHere(view, reviews, fp, background);
+      // A cold start's rendering (a request may be waiting for it) is never left to another replica.
+      if (!options.shared || !background) return landed(view, inputHash, await compute(), false);
+      const shared = await renderShared(
+        options.shared,
+        name,
+        inputHash,
+        () => generation === latest && !closed,
+        () => compute().then((r) => r.body),
+        worker || !othersSeen ? 0 : COLD_CLAIM_DELAY_MS,
+      );
+      othersSeen ||= shared.contended;
+      return landed(view, inputHash, { body: shared.body }, shared.adopted);
     },
     runs: () => ({ ...runs }),
     async close() {

@@ -7,6 +7,7 @@ import * as documents0005 from './0005-documents.js';
 import * as publicReviews0006 from './0006-public-reviews.js';
 import * as reviewAnalyses0007 from './0007-review-analyses.js';
 import * as publishedStampsIndex0008 from './0008-published-stamps-index.js';
+import * as renderClaims0009 from './0009-render-claims.js';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so the compiled build and the test
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-public-reviews': publicReviews0006,
   '0007-review-analyses': reviewAnalyses0007,
   '0008-published-stamps-index': publishedStampsIndex0008,
+  '0009-render-claims': renderClaims0009,
 };
 
 export const migrationProvider: MigrationProvider = {
