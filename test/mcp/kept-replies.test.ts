@@ -293,3 +293,49 @@ describe('MCP 2025-era tool calls with kept replies, over HTTP', () => {
     expect((await post(call(6), legacyHeaders(b))).statusCode).toBe(200);
   });
 });
+
+describe('MCP 2025-era notifications on the shared instance', () => {
+  let t: McpTestApp;
+  beforeAll(async () => {
+    t = await createMcpTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it("a cancellation from one session never aborts another session's request (ids are private to the shared instance)", async () => {
+    const database = await openDatabase('sqlite::memory:');
+    const sessions = createSessionManager({
+      store: createMcpSessionStore(database.db),
+      ttlSeconds: 60,
+      maxSessions: 10,
+      sweepIntervalMs: 0,
+    });
+    // A cold start's snapshot: a tool call waits until the first slow documents are rendered.
+    let release: (s: Snapshot) => void = () => {};
+    const waiting = new Promise<Snapshot>((resolve) => (release = resolve));
+    const cold = Object.assign(Object.create(t.snapshot) as Snapshot, { missing: new Set(['insights.json']) });
+    const factory = createServerFactory({ snapshots: { current: () => cold, rendered: () => waiting }, urls: t.urls });
+    const handler = createLegacyHandler({ factory: () => factory(), sessions, limits: { maxBatch: 20, maxAnswerBytes: 1 << 22 } });
+    const request = (sessionId: string): LegacyHttpRequest => ({
+      method: 'POST',
+      header: (name) => legacyHeaders(sessionId)[name],
+      web: () => {
+        throw new Error('not needed');
+      },
+    });
+    try {
+      const [a, b] = await Promise.all([sessions.create(LEGACY_VERSION), sessions.create(LEGACY_VERSION)]);
+      if (!a.ok || !b.ok) throw new Error('no session');
+      // A's call is the shared instance's first request; B names that id in a cancellation meanwhile.
+      const pending = handler.handle(request(a.session.id), call(1, {}, 'get_business'));
+      const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'not mine' } };
+      expect((await handler.handle(request(b.session.id), cancel)).status).toBe(202);
+      release(t.snapshot);
+      const answer = await pending;
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(text(answer)!)).toMatchObject({ id: 1, result: { structuredContent: { business: {} } } });
+    } finally {
+      await handler.close();
+      await database.close();
+    }
+  });
+});
