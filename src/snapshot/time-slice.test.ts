@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { runDeferred, type TimeSlicer } from './time-slice.js';
 
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A slicer whose pauses wait until `release()`: the background makes no progress meanwhile. */
 function gatedSlicer() {
   const waiting: (() => void)[] = [];
   const slicer: TimeSlicer = { due: () => true, pause: () => new Promise<void>((resolve) => waiting.push(resolve)) };
   return {
     slicer,
-    /** Lets every waiting pause go on, then lets their continuations run. */
+    /** Lets pending promise work reach its pause, lets every waiting pause go on, then their continuations run. */
     async release() {
+      await turn();
       for (const resolve of waiting.splice(0)) resolve();
-      for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 5; i++) await turn();
     },
   };
 }
@@ -57,6 +60,20 @@ describe('runDeferred (issue 15, start-up)', () => {
     await gate.release();
     expect(log).toHaveLength(5);
     expect(deferred.get()).toBe(4);
+  });
+
+  it('starts no step before `after` settles', async () => {
+    const gate = gatedSlicer();
+    const log: string[] = [];
+    let listening!: () => void;
+    const deferred = runDeferred(counted(2, log), gate.slicer, new Promise<void>((resolve) => (listening = resolve)));
+    await gate.release();
+    await gate.release();
+    expect(log).toEqual([]);
+    listening();
+    await gate.release();
+    expect(log).toEqual(['step 0']);
+    expect(deferred.get()).toBe(2);
   });
 
   it('a step that throws: get() throws it and done rejects with it, with no unhandled rejection', async () => {
