@@ -10,9 +10,10 @@ import { freePort, HOST, runToCompletion, startChild, waitForOk, type Child } fr
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
 
-function cli(): string {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
-  return CLI;
+function cli(root = ROOT): string {
+  const file = root === ROOT ? CLI : path.join(root, 'dist', 'cli', 'index.js');
+  if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
+  return file;
 }
 
 export function sqliteUrl(dir: string): string {
@@ -97,6 +98,8 @@ export interface ServeOptions {
   timeoutMs?: number;
   /** Extra environment for the server (e.g. SEARCH_CACHE_BYTES=0). */
   env?: Record<string, string>;
+  /** A package directory holding another build's `dist/` (a before and an after in one run); this one by default. */
+  build?: string;
 }
 
 export async function startService(options: ServeOptions): Promise<RunningService> {
@@ -111,7 +114,7 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     DEMO_ON_EMPTY: 'false',
     ...options.env,
   };
-  const child = startChild(process.execPath, [...(options.nodeArgs ?? []), cli(), 'serve'], env, (line) => {
+  const child = startChild(process.execPath, [...(options.nodeArgs ?? []), cli(options.build), 'serve'], env, (line) => {
     if (listeningAt !== null || !line.startsWith('{')) return;
     try {
       const entry = JSON.parse(line) as { msg?: string; time?: string | number };

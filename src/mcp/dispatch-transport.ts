@@ -39,8 +39,14 @@ export class DispatchTransport implements Transport {
     return reply as Promise<Reply>;
   }
 
+  /**
+   * A client's notification, except `notifications/cancelled`: it names a request by the id its own
+   * session sent, never the private id the shared instance knows it by, so passed on it could only abort
+   * another session's request, whose reply the SDK then never sends (its HTTP answer would hang). MCP
+   * 2025-11-25 §Cancellation lets a receiver ignore a cancellation; every tool here answers at once.
+   */
   notify(message: JSONRPCNotification, extra?: MessageExtraInfo): void {
-    if (!this.closed) this.onmessage?.(message, extra);
+    if (!this.closed && message.method !== 'notifications/cancelled') this.onmessage?.(message, extra);
   }
 
   close(): Promise<void> {

@@ -7,10 +7,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { BARE_JSON_MEDIA_TYPE, JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import { DispatchTransport } from './dispatch-transport.js';
+import type { KeptReplies } from './kept-replies.js';
 import { batchBytes, replyBytes } from './reply-bytes.js';
-import type { Reply } from './reply-router.js';
 import { ANSWER_TOO_LARGE } from './server-factory.js';
 import type { SessionManager } from './sessions.js';
+import type { McpSessionRecord } from '../domain/mcp-session-port.js';
 
 /** What the legacy handler needs of an HTTP request; `web()` builds a fetch Request only when needed. */
 export interface LegacyHttpRequest {
@@ -114,6 +115,12 @@ export function createLegacyHandler(deps: {
   onError?: (error: Error) => void;
   /** May this client open another session now (MCP_SESSION_RATE_LIMIT)? Seconds to wait when not. */
   admit?: (request: LegacyHttpRequest) => { ok: true } | { ok: false; retryAfterSeconds: number };
+  /**
+   * Tool-call replies kept per snapshot (kept-replies.ts), under the session's negotiated version: every
+   * session shares the one server instance, so the SDK's reply to a message depends on nothing of the
+   * session, but a kept reply is only ever looked up once the session has been checked.
+   */
+  replies?: KeptReplies;
 }): {
   handle(request: LegacyHttpRequest, parsedBody: unknown): Promise<LegacyAnswer>;
   close(): Promise<void>;
@@ -160,7 +167,7 @@ export function createLegacyHandler(deps: {
   }
 
   /** JSON-RPC messages of a live session (§Sending Messages to the Server). */
-  async function serve(request: LegacyHttpRequest, parsedBody: unknown, sessionId: string): Promise<LegacyAnswer> {
+  async function serve(request: LegacyHttpRequest, parsedBody: unknown, session: McpSessionRecord): Promise<LegacyAnswer> {
     const accept = request.header('accept') ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return jsonRpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
@@ -188,21 +195,24 @@ export function createLegacyHandler(deps: {
     for (const m of messages) {
       if (isJSONRPCNotification(m)) dispatch.notify(m);
       if (!isJSONRPCRequest(m)) continue;
-      const reply =
-        bytes >= deps.limits.maxAnswerBytes
-          ? {
-              jsonrpc: '2.0',
-              id: m.id,
-              error: {
-                code: ANSWER_TOO_LARGE,
-                message: `This batch's answer reached the limit of ${deps.limits.maxAnswerBytes} bytes; send this request again on its own.`,
-              },
-            }
-          : await dispatch.request(m);
-      const text = replyBytes(reply as Reply);
+      const tooLarge = bytes >= deps.limits.maxAnswerBytes;
+      const answer = async () => replyBytes(await dispatch.request(m));
+      const text = tooLarge
+        ? replyBytes({
+            jsonrpc: '2.0',
+            id: m.id,
+            error: {
+              code: ANSWER_TOO_LARGE,
+              message: `This batch's answer reached the limit of ${deps.limits.maxAnswerBytes} bytes; send this request again on its own.`,
+            },
+          })
+        : deps.replies
+          ? (await deps.replies.reply(session.protocolVersion, m, answer))!
+          : await answer();
       bytes += text.length;
       parts.push(text);
     }
+    const sessionId = session.id;
     if (parts.length === 0) return { status: 202, headers: {}, body: null, sessionId };
     // The type Fastify gave these answers when they were strings, now that they may be bytes.
     return { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: batch ? batchBytes(parts) : parts[0]!, sessionId };
@@ -239,7 +249,7 @@ export function createLegacyHandler(deps: {
       if (method === 'GET') {
         return jsonRpcError(405, -32000, 'Method not allowed: this server sends no messages outside responses.', null, { Allow: ALLOW });
       }
-      return serve(request, parsedBody, session.id);
+      return serve(request, parsedBody, session);
     },
     async close() {
       await dispatch.close();

@@ -1,36 +1,12 @@
 import { classifyInboundRequest, type JSONRPCRequest, type MessageClassification, type Server } from '@modelcontextprotocol/server';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
-import { createAnswerCache } from '../snapshot/answer-cache.js';
-import { searchCacheBudget } from '../snapshot/queries.js';
-import type { SnapshotSource } from '../snapshot/snapshot.js';
+import type { KeptReplies } from './kept-replies.js';
 import type { LegacyAnswer } from './legacy-handler.js';
 import { ModernDispatchTransport } from './modern-dispatch-transport.js';
 import { replyBytes } from './reply-bytes.js';
 import type { ServerInstanceOptions } from './server-factory.js';
 
 const MODERN = '2026-07-28';
-
-const ID = Buffer.from(',"id":');
-
-/** A reply's bytes up to its id's value (`…,"id":`); the reply is those, the id as JSON, and `}`. */
-interface Replay {
-  body: Buffer;
-}
-
-/**
- * The key under which a call's reply is kept: its params as JSON, when the rest of the message is the
- * frame every call shares (`jsonrpc`, `method`, an `id` the SDK accepts: a string or a safe integer)
- * and nothing else, so the params are all the SDK reads of it.
- */
-function replayKey(body: unknown): string | undefined {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-  const message = body as Record<string, unknown>;
-  const id = message.id;
-  if (Object.keys(message).length !== 4 || message.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
-  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  const params = message.params as { name?: unknown } | null | undefined;
-  return params !== null && typeof params === 'object' && typeof params.name === 'string' ? JSON.stringify(params) : undefined;
-}
 
 /**
  * 2026-07-28 `tools/call` requests for our own tools, served by one long-lived server instance bound
@@ -50,10 +26,8 @@ export function createModernToolCalls(deps: {
   factory: (options: ServerInstanceOptions) => Server;
   toolNames: ReadonlySet<string>;
   onError?: (error: Error) => void;
-  /** Where the tools read their data: replies are kept per snapshot (`call`). */
-  snapshots?: SnapshotSource;
-  /** Bytes of replies kept per snapshot; SEARCH_CACHE_BYTES by default, 0 keeps none. */
-  replayBudget?: () => number;
+  /** Where replies are kept per snapshot (`call`); none are kept without it. */
+  replies?: KeptReplies;
 }) {
   const transport = new ModernDispatchTransport(MODERN);
   if (deps.onError) transport.onerror = deps.onError;
@@ -67,7 +41,6 @@ export function createModernToolCalls(deps: {
     },
   );
 
-  const replays = createAnswerCache<Replay>(deps.replayBudget ?? searchCacheBudget);
   const serve = async (call: { request: JSONRPCRequest; classification: MessageClassification }): Promise<LegacyAnswer | undefined> => {
     if (!(bound ?? (await binding))) return undefined;
     const reply = await transport.dispatch(call.request, call.classification);
@@ -105,32 +78,20 @@ export function createModernToolCalls(deps: {
      * and its server read nothing else of the request, and the tools nothing but the snapshot).
      */
     async call(header: (name: string) => string | undefined, body: unknown): Promise<LegacyAnswer | undefined> {
-      const snapshot = deps.snapshots?.current();
-      // Only a complete snapshot answers every tool at once (completeSnapshot).
-      const key = snapshot && snapshot.missing.size === 0 ? replayKey(body) : undefined;
-      if (snapshot === undefined || key === undefined) {
+      const run = async () => {
         const call = accepts(header, body);
-        return call && serve(call);
-      }
-      const { id, params } = body as { id: string | number; params: { name: string } };
-      const idTail = Buffer.from(`${JSON.stringify(id)}}`);
-      // The headers accepts() compares with the message, as it compares them.
+        return call ? ((await serve(call))?.body ?? undefined) : undefined;
+      };
+      const name = (body as { params?: { name?: unknown } } | null)?.params?.name;
+      // The headers accepts() compares with the message, as it compares them: only then is a kept reply the SDK's.
       const standard =
-        header('mcp-protocol-version') === MODERN && header('mcp-method') === 'tools/call' && header('mcp-name') === params.name;
-      const hit = standard ? replays.peek(snapshot, key) : undefined;
-      if (hit) return { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: Buffer.concat([hit.body, idTail]) };
-      const call = accepts(header, body);
-      const answer = call && (await serve(call));
-      if (!answer?.body || deps.snapshots!.current() !== snapshot) return answer;
-      const bytes = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-      // The SDK's reply ends with its id (`{"result":…,"jsonrpc":"2.0","id":…}`; reply-router.ts keeps the order).
-      const at = bytes.length - idTail.length;
-      // Kept from its second request on, as REST keeps search answers (answer-cache.ts, askedBefore).
-      const ends = at > ID.length && bytes.subarray(at - ID.length, at).equals(ID) && bytes.subarray(at).equals(idTail);
-      if (ends && replays.askedBefore(snapshot, key)) {
-        replays.put(snapshot, key, { body: Buffer.from(bytes.subarray(0, at)) });
-      }
-      return answer;
+        typeof name === 'string' &&
+        header('mcp-protocol-version') === MODERN &&
+        header('mcp-method') === 'tools/call' &&
+        header('mcp-name') === name;
+      const reply = standard && deps.replies ? await deps.replies.reply(MODERN, body, run) : await run();
+      // The per-request transport's answer to a handler's result or error: 200, JSON (MCP 2026-07-28 §Transports).
+      return reply === undefined ? undefined : { status: 200, headers: { 'content-type': JSON_MEDIA_TYPE }, body: reply };
     },
 
     /** The answer, or undefined to leave the request to `createMcpHandler`. */

@@ -226,22 +226,26 @@ async function loadHandlers(deps: {
   onError: (error: Error) => void;
   admit: NonNullable<Parameters<LegacyModule['createLegacyHandler']>[0]['admit']>;
 }): Promise<McpHandlers> {
-  const [sdk, legacyModule, { createModernToolCalls }, { createServerFactory, TOOL_NAMES }] = await Promise.all([
+  const [sdk, legacyModule, { createModernToolCalls }, { createServerFactory, TOOL_NAMES }, { createKeptReplies }] = await Promise.all([
     import('@modelcontextprotocol/server'),
     import('./legacy-handler.js'),
     import('./modern-tool-calls.js'),
     import('./server-factory.js'),
+    import('./kept-replies.js'),
   ]);
   const { limits, onError } = deps;
   const factory = createServerFactory({ snapshots: deps.snapshots, urls: deps.urls, maxAnswerBytes: limits.maxAnswerBytes });
+  // Both eras' tool-call replies within one budget (SEARCH_CACHE_BYTES), each era and version apart.
+  const replies = createKeptReplies({ snapshots: deps.snapshots });
   const legacy = legacyModule.createLegacyHandler({
     factory: () => factory(),
     sessions: deps.sessions,
     limits,
     onError,
     admit: deps.admit,
+    replies,
   });
   const modern = sdk.createMcpHandler(() => factory(), { legacy: 'reject', onerror: onError });
-  const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError, snapshots: deps.snapshots });
+  const modernToolCalls = createModernToolCalls({ factory, toolNames: TOOL_NAMES, onError, replies });
   return { sdk, legacy, modern, modernToolCalls, jsonRpcError: legacyModule.jsonRpcError, requestIdOf: legacyModule.requestIdOf };
 }

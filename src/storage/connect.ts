@@ -14,6 +14,7 @@ import {
 import { migrationProvider } from './migrations/index.js';
 import { installChangeNotify } from './postgres/change-notify.js';
 import type { Database } from './schema.js';
+import { withPreparedStatements } from './sqlite-statements.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -158,7 +159,7 @@ function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
   native.pragma('busy_timeout = 0');
   native.pragma('synchronous = FULL');
   native.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: native }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withPreparedStatements(native) }) });
   return {
     db,
     dialect: 'sqlite',

@@ -1,5 +1,6 @@
 import { createMcpHandler, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKeptReplies } from '../../src/mcp/kept-replies.js';
 import { ModernDispatchTransport } from '../../src/mcp/modern-dispatch-transport.js';
 import { createModernToolCalls } from '../../src/mcp/modern-tool-calls.js';
 import { createServerFactory, TOOL_NAMES } from '../../src/mcp/server-factory.js';
@@ -111,8 +112,7 @@ describe('MCP 2026-07-28 tool calls', () => {
     const calls = createModernToolCalls({
       factory: counted,
       toolNames: TOOL_NAMES,
-      snapshots: { current: () => snapshot },
-      replayBudget: () => budget,
+      replies: createKeptReplies({ snapshots: { current: () => snapshot }, budget: () => budget }),
     });
     // Making the server instance read it once (its instructions); from now on, only tools do.
     toolReads = 0;
