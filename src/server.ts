@@ -87,8 +87,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     const metrics = createServiceMetrics();
     setSinceCacheBudget(config.SINCE_CACHE_BYTES);
     setSearchCacheBudget(config.SEARCH_CACHE_BYTES);
+    // The first snapshot's indexes are built once the server listens: a search before then builds them.
+    let listening!: () => void;
+    const indexesAfter = new Promise<void>((resolve) => (listening = resolve));
     const builder = createSnapshotBuilder({
       store,
+      indexesAfter,
       urls,
       renderers: renderers.list,
       seeded: documents.seeded,
@@ -188,6 +192,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       current: () => snapshots.current(),
       onError: (err) => logger.debug({ err }, 'could not collect garbage after a build; V8 does in its own time'),
     });
+    app.server.once('listening', listening);
     return {
       app,
       urls,

@@ -28,7 +28,7 @@ export function renderNotFound(ctx: SiteContext, what: string): PageResult {
 }
 
 export function renderReview(ctx: SiteContext, id: string): PageResult {
-  const pos = ctx.snapshot.positionById.get(id);
+  const pos = ctx.snapshot.positionOf(id);
   const review = pos === undefined ? undefined : ctx.view.reviews[pos];
   if (!review) return renderNotFound(ctx, 'review');
   return ok(renderDocument(<ReviewPage ctx={ctx} review={review} />));

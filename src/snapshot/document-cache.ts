@@ -1,4 +1,3 @@
-import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { DocumentCacheStore, StoredDocument } from '../domain/ports.js';
 import { createRepresentation } from './rendered-document.js';
 import type { KnownDocument } from './renderers/insights.js';
@@ -49,9 +48,9 @@ export async function openDocumentCache(
     if (!stored) continue;
     // Served with the date it had (same bytes, same validators after a restart), never a future one:
     // its successor gets max(publication time, this date), so Last-Modified never goes back (snapshot.ts).
+    // Not parsed here: the one reader of its value (MCP's get_insights) parses the bytes when asked.
     const document = createRepresentation(stored.body, r.contentType, Math.min(stored.lastModified, now()), stored.weakDate);
-    const value = r.contentType === JSON_MEDIA_TYPE ? (JSON.parse(stored.body) as unknown) : undefined;
-    seeded.set(r.name, { document, ...(value !== undefined ? { value } : {}) });
+    seeded.set(r.name, { document });
     known.set(r.name, { inputHash: stored.inputHash, body: stored.body });
   }
 

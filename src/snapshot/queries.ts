@@ -193,7 +193,7 @@ export function sinceEnd(snapshot: Snapshot, date: string): number {
 }
 
 export function findReview(snapshot: Snapshot, id: string): { json: string; updated_at: string } | null {
-  const pos = snapshot.positionById.get(id);
+  const pos = snapshot.positionOf(id);
   if (pos === undefined) return null;
   return { json: snapshot.reviewBytes.json(pos), updated_at: snapshot.view.reviews[pos]!.updated_at };
 }

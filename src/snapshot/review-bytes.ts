@@ -52,12 +52,13 @@ function reviewBytes(document: Buffer, starts: Uint32Array, ends: Uint32Array): 
 }
 
 /**
- * Copies and encodes by hand-picked calls (issue 15, start-up, measured on Node 20 with the 100k
- * dataset's 98,333 reviews, 70 MB): `Buffer#write(string, offset)` encodes SQLite's and
- * JSON.stringify's strings at 80 ms where `TextEncoder#encodeInto` into a `subarray` view took 440 ms
- * (a new Buffer view per review); `Uint8Array#set` copies a review's bytes at 100 ms where
- * `Buffer#copy` took 400 ms (its argument checks and a view per partial copy). Same bytes: both
- * encoders write a lone surrogate as U+FFFD, which JSON.stringify never leaves unescaped.
+ * Encoding and copying calls picked by measurement (Node 20, the 100k dataset's 98,333 reviews, 70 MB,
+ * into memory already touched): `Buffer#write(string, offset)` encodes SQLite's and JSON.stringify's
+ * strings in 80 ms where `TextEncoder#encodeInto` into a new `subarray` view per review took 440 ms;
+ * `Uint8Array#set` copies whole reviews in 100 ms where `Buffer#copy` took 400 ms (its argument checks).
+ * Into a fresh document most of the time is the kernel's page faults (about 3 ms per MB on the
+ * benchmark VM), which no call avoids. Same bytes: both encoders write a lone surrogate as U+FFFD,
+ * which JSON.stringify never leaves unescaped.
  */
 /**
  * `head + sources.join(',') + tail` as one buffer sized up front, with each source's offsets, yielding

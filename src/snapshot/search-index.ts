@@ -7,7 +7,7 @@ import { createCursorPaging } from './cursor-page.js';
 import { dateRange } from './date-range.js';
 import { filterSetSteps } from './filter-sets.js';
 import { createSortOrders } from './sort-orders.js';
-import { runSliced, runSync, type TimeSlicer } from './time-slice.js';
+import { runSync, type TimeSlicer } from './time-slice.js';
 
 export interface SearchPage {
   /** Positions into the newest-first review array, in the requested order. */
@@ -41,15 +41,11 @@ export function appliedFilters(params: SearchParams): SearchPage['filters'] {
  * put in the requested order, then the page after the cursor.
  */
 export function createSearchIndex(business: Business, reviews: readonly Review[]): SearchIndex {
-  return runSync(indexSteps(business, reviews));
+  return runSync(searchIndexSteps(business, reviews));
 }
 
-/** `createSearchIndex`, yielding to the event loop between its parts (issue 11, M2). */
-export function buildSearchIndex(business: Business, reviews: readonly Review[], slicer: TimeSlicer): Promise<SearchIndex> {
-  return runSliced(indexSteps(business, reviews), slicer);
-}
-
-function* indexSteps(business: Business, reviews: readonly Review[]): Generator<void, SearchIndex> {
+/** `createSearchIndex` as steps between which the caller may yield to the event loop (issue 11, M2). */
+export function* searchIndexSteps(business: Business, reviews: readonly Review[]): Generator<void, SearchIndex> {
   const filterSets = yield* filterSetSteps(business, reviews);
   yield;
   const orders = createSortOrders(reviews);

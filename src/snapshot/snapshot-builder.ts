@@ -45,6 +45,8 @@ export interface SnapshotBuilderOptions {
   pageSize?: number;
   /** Slow documents an earlier process rendered, for the first snapshot (the document cache, issue 15). */
   seeded?: ReadonlyMap<string, SeededDocument>;
+  /** When a process's first snapshot may build its indexes in the background (snapshot.ts). */
+  indexesAfter?: Promise<unknown>;
   /** A failure to store the public JSON a build computed: logged, the next start computes it again. */
   onError?(error: unknown): void;
 }
@@ -283,7 +285,12 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         { view, reviewSources, version: header.version, changedAt: header.changedAt },
         options.renderers,
         previous,
-        { slicer, ...(options.seeded ? { seeded: options.seeded } : {}), ...(onDocuments ? { onDocuments } : {}) },
+        {
+          slicer,
+          ...(options.seeded ? { seeded: options.seeded } : {}),
+          ...(onDocuments ? { onDocuments } : {}),
+          ...(options.indexesAfter ? { indexesAfter: options.indexesAfter } : {}),
+        },
       );
       // From now on each entry's JSON is read from the new document: the strings can go.
       const bytes = built.snapshot.reviewBytes;

@@ -11,8 +11,8 @@ import { createRepresentation, withDate, type RenderedDocument } from './rendere
 import { datasetEnds } from './renderers/dataset.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import { writeReviewBytes, type ReviewBytes, type ReviewSource } from './review-bytes.js';
-import { buildSearchIndex, type SearchIndex } from './search-index.js';
-import { createTimeSlicer, UNSLICED, type TimeSlicer } from './time-slice.js';
+import { searchIndexSteps, type SearchIndex } from './search-index.js';
+import { createTimeSlicer, runDeferred, runSliced, UNSLICED, type TimeSlicer } from './time-slice.js';
 
 /**
  * An immutable, versioned view of the published data with its indexes and rendered documents. Built
@@ -23,7 +23,8 @@ export interface Snapshot {
   view: PublishedView;
   /** Each published review's JSON, in newest-first position order, held once: responses copy slices of it. */
   reviewBytes: ReviewBytes;
-  positionById: ReadonlyMap<string, number>;
+  /** A review's position by id, or undefined when it is not published. */
+  positionOf(id: string): number | undefined;
   index: SearchIndex;
   documents: ReadonlyMap<string, RenderedDocument>;
   /** Parsed values some renderers return alongside their bytes (the insights document for MCP). */
@@ -196,6 +197,17 @@ export function buildSnapshot(
   return assembleSnapshot(parts, renderers, previous, { now, seeded });
 }
 
+/** The indexes a snapshot answers lookups with: positions by id, and the search index. */
+function* lookupSteps(view: PublishedView): Generator<void, { positions: ReadonlyMap<string, number>; index: SearchIndex }> {
+  const positions = new Map<string, number>();
+  for (let i = 0; i < view.reviews.length; i++) {
+    positions.set(view.reviews[i]!.id, i);
+    if ((i & 4095) === 4095) yield;
+  }
+  yield;
+  return { positions, index: yield* searchIndexSteps(view.business, view.reviews) };
+}
+
 /** How a snapshot is assembled: all optional. */
 export interface AssembleOptions {
   /** Where the work yields to the event loop (issue 11, M2); UNSLICED when absent. */
@@ -209,6 +221,11 @@ export interface AssembleOptions {
    * delivering the new topic bytes while the rest of the build runs. Called at most once, synchronously.
    */
   onDocuments?(rendered: RenderedDocuments): void;
+  /**
+   * A first snapshot (no `previous`, sliced) builds its indexes in the background once this settles:
+   * the server's start-up work (its routes, its listening socket) comes first (issue 15, start-up).
+   */
+  indexesAfter?: Promise<unknown>;
 }
 
 /**
@@ -265,21 +282,33 @@ export async function assembleSnapshot(
   // Every document is final here (the slow ones carried or missing): the topic bytes exist, the
   // seconds of index work at 100k reviews come after (issue 15, fan-out).
   options.onDocuments?.({ version, documents });
-  const positionById = new Map<string, number>();
-  for (let i = 0; i < view.reviews.length; i++) {
-    positionById.set(view.reviews[i]!.id, i);
-    if (slicer.due()) await slicer.pause();
+  const lookups = lookupSteps(view);
+  let positions: () => ReadonlyMap<string, number>;
+  let index: SearchIndex;
+  if (previous || slicer === UNSLICED) {
+    // A rebuild builds and warms its indexes before it is published, while the previous snapshot
+    // serves (issue 11, M2); one-shot tools build them and warm nothing.
+    const built = await runSliced(lookups, slicer);
+    positions = () => built.positions;
+    index = built.index;
+    if (previous) await index.warm(slicer);
+  } else {
+    // A process's first snapshot is published as soon as its documents are (issue 15, start-up: the
+    // indexes were about a sixth of a 100k start); they are built in slices right after, and a lookup
+    // that comes first finishes them on its own request.
+    const later = runDeferred(lookups, createTimeSlicer(), options.indexesAfter);
+    positions = () => later.get().positions;
+    index = {
+      search: (query) => later.get().index.search(query),
+      warm: async (warmSlicer) => (await later.done).index.warm(warmSlicer),
+    };
+    void later.done.then((built) => built.index.warm(createTimeSlicer())).catch(() => undefined);
   }
-  const index = await buildSearchIndex(view.business, view.reviews, slicer);
-  // A rebuild warms the query index before it is published, while the previous snapshot serves (issue
-  // 11, M2); a first snapshot is published at once and warmed in slices right after (start-up stays short).
-  if (previous) await index.warm(slicer);
-  else if (slicer !== UNSLICED) void index.warm(createTimeSlicer());
   const snapshot: Snapshot = {
     version,
     view,
     reviewBytes,
-    positionById,
+    positionOf: (id) => positions().get(id),
     index,
     documents,
     values,

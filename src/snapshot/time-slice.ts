@@ -49,3 +49,63 @@ export async function runSliced<T>(steps: Generator<void, T>, slicer: TimeSlicer
     await slicer.pause();
   }
 }
+
+/** Work that runs on in the background and is finished on the spot by whoever needs it first. */
+export interface Deferred<T> {
+  /** The result: finishes the remaining steps synchronously when the background has not yet. */
+  get(): T;
+  /** Settles when the steps are done, by the background or by `get`. */
+  readonly done: Promise<T>;
+}
+
+/**
+ * Runs `steps` in slices like `runSliced`, from when `after` settles, except that `get()` completes them
+ * at once (issue 15, start-up: the first snapshot is published before its search index is built, which
+ * begins once the server listens, and a search that arrives before it is done builds the rest on its
+ * own request).
+ */
+export function runDeferred<T>(steps: Generator<void, T>, slicer: TimeSlicer, after: Promise<unknown> = Promise.resolve()): Deferred<T> {
+  let result: { value: T } | { error: unknown } | null = null;
+  let settle!: (value: T) => void;
+  let fail!: (error: unknown) => void;
+  const done = new Promise<T>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  // A failure is reported to whoever asks (get() throws it, done rejects), not as an unhandled rejection.
+  done.catch(() => undefined);
+  const end = (outcome: { value: T } | { error: unknown }) => {
+    result = outcome;
+    if ('value' in outcome) settle(outcome.value);
+    else fail(outcome.error);
+  };
+  const step = (finish: boolean) => {
+    try {
+      for (;;) {
+        const next = steps.next();
+        if (next.done) return end({ value: next.value });
+        if (!finish) return;
+      }
+    } catch (error) {
+      end({ error });
+    }
+  };
+  void (async () => {
+    // Starts once `after` settles and the caller's synchronous work is done, then a step per slice.
+    await after.catch(() => undefined);
+    await slicer.pause();
+    while (result === null) {
+      step(false);
+      if (result === null) await slicer.pause();
+    }
+  })();
+  return {
+    get() {
+      if (result === null) step(true);
+      const outcome = result!;
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    },
+    done,
+  };
+}

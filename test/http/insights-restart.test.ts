@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/cli/logger.js';
 import { loadConfig } from '../../src/config.js';
 import { BusinessSchema } from '../../src/domain/business.js';
+import { createTools } from '../../src/mcp/tools.js';
 import { createServer, type RunningServer } from '../../src/server.js';
 import type { InsightsRenderer } from '../../src/snapshot/renderers/insights.js';
 import type * as RenderersModule from '../../src/snapshot/renderers/index.js';
@@ -88,6 +89,10 @@ function describeRestart(name: string, fresh: () => Promise<string>): void {
     expect(two.server.snapshots.current().documents.get('insights.json')?.etag).toBe(first.etag);
     const atOnce = await get(two.server);
     expect(atOnce).toEqual(first);
+    // MCP's get_insights answers from the stored bytes too, before the process renders anything.
+    const getInsights = createTools().find((t) => t.name === 'get_insights')!;
+    const whole = getInsights.call({ include_review_ids: true, section: 'summary' }, two.server.snapshots.current());
+    expect(whole).toEqual({ ok: true, json: JSON.stringify({ summary: (JSON.parse(first.body) as { summary: unknown }).summary }) });
     await landed(two.server);
     expect(two.insights.runs()).toMatchObject({ computed: 0, unchanged: 1, workers: 0 });
     expect(await get(two.server)).toEqual(first);
