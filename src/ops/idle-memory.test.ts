@@ -55,6 +55,27 @@ describe('idle memory (issue 15, resident memory)', () => {
     expect(collections[0]).not.toBe(collections[1]);
   });
 
+  it('never collects while the snapshot is incomplete (a slow document is being rendered)', async () => {
+    const collections: unknown[] = [];
+    let complete = false;
+    const snapshot = {};
+    idle = startIdleMemory({
+      current: () => (complete ? snapshot : null),
+      collect: () => {
+        collections.push(snapshot);
+        return Promise.resolve();
+      },
+      checkMs: NEVER,
+      quietChecks: 2,
+      heapUsed: () => 1,
+      utilization: () => 0,
+    });
+    expect(await checks(idle, 4)).toEqual([false, false, false, false]);
+    complete = true;
+    expect(await checks(idle, 1)).toEqual([true]);
+    expect(collections).toHaveLength(1);
+  });
+
   it('never collects a heap larger than the bound (the pause would be long)', async () => {
     const { idle, collections } = setup([], 101);
     expect(await checks(idle, 5)).toEqual([false, false, false, false, false]);

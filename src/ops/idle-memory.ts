@@ -20,8 +20,11 @@ import v8 from 'node:v8';
  *   seconds on a loaded machine, and there the memory target is met without it.
  */
 export interface IdleMemoryOptions {
-  /** The current snapshot: a different object than at the last collection means new garbage. */
-  current(): object;
+  /**
+   * The current snapshot: a different object than at the last collection means new garbage; null while
+   * it is not complete (a slow document is being rendered: nothing is collected meanwhile).
+   */
+  current(): object | null;
   /** The memory-reducing collection; `collectGarbage` by default. */
   collect?(): Promise<void>;
   /** Milliseconds between checks. */
@@ -68,7 +71,7 @@ export function startIdleMemory(options: IdleMemoryOptions): IdleMemory {
     if (stopped || running) return false;
     quiet = utilization() <= quietUtilization ? quiet + 1 : 0;
     const current = options.current();
-    if (quiet < quietChecks || current === collected || heapUsed() > maxHeapBytes) return false;
+    if (quiet < quietChecks || current === null || current === collected || heapUsed() > maxHeapBytes) return false;
     collected = current;
     quiet = 0;
     running = collect().finally(() => (running = null));
