@@ -7,6 +7,7 @@ import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
 import type { ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
+import { startIdleMemory } from './ops/idle-memory.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import { setSearchCacheBudget, setSinceCacheBudget } from './snapshot/queries.js';
 import { createMetricSources } from './storage/ops-queries.js';
@@ -205,6 +206,15 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       plugins: [websub.plugin, mcp],
     });
     websub.start();
+    // Once idle after a build, give its memory back (issue 15, resident memory: ops/idle-memory.ts); not
+    // while a slow document (insights) is still being rendered for the current data.
+    const idleMemory = startIdleMemory({
+      current: () => {
+        const s = snapshots.current();
+        return s.missing.size === 0 && [...s.documentVersions.values()].every((v) => v === s.version) ? s : null;
+      },
+      onError: (err) => logger.debug({ err }, 'could not collect garbage after a build; V8 does in its own time'),
+    });
     app.server.once('listening', listening);
     return {
       app,
@@ -216,6 +226,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       metrics,
       async close() {
         snapshots.stop();
+        await idleMemory.stop();
         await app.close();
         await renderers.close();
         await documents.close();

@@ -97,6 +97,18 @@ await describePostgres('three replicas on one PostgreSQL', ({ adminUrl, freshDat
   });
 
   it('serves identical bytes and ETags from every replica', async () => {
+    // A cold start: each replica renders its first insights (a 503 "being computed" after
+    // COLD_START_WAIT_MS meanwhile, contract §3); compared once all three have them.
+    await eventually('every replica has rendered its insights', 90_000, async () => {
+      const statuses = await Promise.all(
+        replicas.map(async (r) => {
+          const res = await fetch(r.origin + '/insights.json', { headers: { 'accept-encoding': 'identity' } });
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      return statuses.every((status) => status === 200);
+    });
     for (const p of [...TOPICS, '/insights.json', '/api/reviews/search?rating=5&limit=5', '/.well-known/openapi.json']) {
       const seen = await Promise.all(
         replicas.map(async (r) => {
@@ -107,7 +119,7 @@ await describePostgres('three replicas on one PostgreSQL', ({ adminUrl, freshDat
       );
       expect(new Set(seen).size, `${p}: ${seen.join(' | ')}`).toBe(1);
     }
-  });
+  }, 120_000);
 
   it('takes subscriptions on any replica; a CLI import reaches all three within 2 s; each subscriber gets exactly one delivery', async () => {
     for (let i = 0; i < SUBSCRIBERS; i++) {
