@@ -7,6 +7,7 @@ import type { TestDatabase } from '../support/postgres.js';
 import { describePostgres } from '../support/postgres-suite.js';
 import { ensureBuilt, runCli, startReplica, type Replica } from '../support/replica.js';
 import { businessDoc, datasetFile, importRecord } from './dataset.js';
+import { eventually } from '../support/eventually.js';
 
 // Timeouts: each rendering starts a worker that loads the NLP libraries (seconds of CPU, many more
 // under the whole suite's load); nothing here asserts a duration.
@@ -21,16 +22,6 @@ import { businessDoc, datasetFile, importRecord } from './dataset.js';
 const TOKEN = 'insights-replicas-metrics';
 // The default: short leases risk a takeover from a holder only starved of CPU (the whole suite runs beside it).
 const LEASE_MS = 10_000;
-
-async function eventually<T>(what: string, ms: number, check: () => Promise<T | undefined | false>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 type Outcomes = Record<'computed' | 'unchanged' | 'adopted', number>;
 

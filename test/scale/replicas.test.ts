@@ -10,6 +10,7 @@ import { ensureBuilt, runCli, startReplica, type Replica } from '../support/repl
 import { startSubscriber, type TestSubscriber } from '../support/subscriber.js';
 import { createTestPki } from '../support/test-ca.js';
 import { businessDoc, datasetFile, importRecord } from './dataset.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * Issue 6 end to end: three `review-data serve` processes on one PostgreSQL database, real HTTPS
@@ -19,16 +20,6 @@ import { businessDoc, datasetFile, importRecord } from './dataset.js';
 const BASE_URL = 'https://reviews.example.test';
 const TOPICS = ['/feed.xml', '/api/feed.json', '/reviews.json'];
 const SUBSCRIBERS = 6;
-
-async function eventually<T>(what: string, ms: number, check: () => Promise<T | undefined | false>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const sha = (b: ArrayBuffer | string) =>
   createHash('sha256')
