@@ -19,7 +19,7 @@ import { InsightsDocumentSchema, InsightsSectionNameSchema, type InsightsDocumen
 import { pickInsightsSection } from '../insights/sections.js';
 import { findReview, sinceDateIssue, sincePage } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
-import type { RenderedDocument } from '../snapshot/rendered-document.js';
+import { insightsValue } from '../snapshot/insights-value.js';
 import { answerBytes } from './reply-bytes.js';
 import { keptSearchPage } from './search-page.js';
 
@@ -201,7 +201,7 @@ export function createTools(): ToolDefinition[] {
         const parsed = InsightsArgumentsSchema.safeParse(args);
         if (!parsed.success) return invalid(toIssues(parsed.error));
         const doc = snapshot.documents.get('insights.json');
-        const value = doc ? insightsValue(snapshot, doc) : undefined;
+        const value = insightsValue(snapshot);
         if (!doc || !value) return { ok: false, code: 'unavailable', detail: 'The insights document is not available.' };
         const { section, include_review_ids } = parsed.data;
         if (section === undefined && include_review_ids) return { ok: true, json: doc.body.toString('utf8') };
@@ -214,23 +214,6 @@ export function createTools(): ToolDefinition[] {
       },
     },
   ];
-}
-
-/**
- * The insights document as a value: the renderer's, or parsed once from the bytes of a document an
- * earlier process stored (issue 15, start-up: at 100k reviews that document is 8 MB, and parsing it at
- * every start for a tool call that may never come cost about 300 ms).
- */
-const parsedInsights = new WeakMap<RenderedDocument, InsightsDocument>();
-function insightsValue(snapshot: Snapshot, doc: RenderedDocument): InsightsDocument {
-  const rendered = snapshot.values.get('insights.json') as InsightsDocument | undefined;
-  if (rendered) return rendered;
-  let parsed = parsedInsights.get(doc);
-  if (!parsed) {
-    parsed = JSON.parse(doc.body.toString('utf8')) as InsightsDocument;
-    parsedInsights.set(doc, parsed);
-  }
-  return parsed;
 }
 
 /** A tool error as JSON text: the REST problem shape, with the same `issues` (contract §5). */

@@ -1,5 +1,6 @@
 import type { PublishedView } from '../domain/published-view.js';
 import type { InsightsDocument } from '../insights/schema.js';
+import { insightsValue } from '../snapshot/insights-value.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 
 /** What every page reads: one snapshot's published view and its insights (the latest that landed). */
@@ -11,13 +12,11 @@ export interface SiteContext {
   complete: boolean;
 }
 
-const INSIGHTS = 'insights.json';
-
 /**
  * The context of one snapshot. Every published snapshot holds its documents (the previous insights
  * until new ones land), so nothing waits here; the route waits only at a cold start (completeSnapshot).
  */
 export function siteContext(snapshot: Snapshot): SiteContext {
-  const insights = (snapshot.values.get(INSIGHTS) as InsightsDocument | undefined) ?? null;
+  const insights = insightsValue(snapshot) ?? null;
   return { snapshot, view: snapshot.view, insights, complete: insights !== null };
 }

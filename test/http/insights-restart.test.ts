@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { BusinessSchema } from '../../src/domain/business.js';
 import { createTools } from '../../src/mcp/tools.js';
 import { createServer, type RunningServer } from '../../src/server.js';
+import { siteContext } from '../../src/site/site-context.js';
 import type { InsightsRenderer } from '../../src/snapshot/renderers/insights.js';
 import type * as RenderersModule from '../../src/snapshot/renderers/index.js';
 import type { Renderers } from '../../src/snapshot/renderers/index.js';
@@ -93,6 +94,10 @@ function describeRestart(name: string, fresh: () => Promise<string>): void {
     const getInsights = createTools().find((t) => t.name === 'get_insights')!;
     const whole = getInsights.call({ include_review_ids: true, section: 'summary' }, two.server.snapshots.current());
     expect(whole).toEqual({ ok: true, json: JSON.stringify({ summary: (JSON.parse(first.body) as { summary: unknown }).summary }) });
+    // And the pages: their insights come from the same stored bytes, so they are complete at once.
+    const pages = siteContext(two.server.snapshots.current());
+    expect(pages.complete).toBe(true);
+    expect(pages.insights).toEqual(JSON.parse(first.body));
     await landed(two.server);
     expect(two.insights.runs()).toMatchObject({ computed: 0, unchanged: 1, workers: 0 });
     expect(await get(two.server)).toEqual(first);
