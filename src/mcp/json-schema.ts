@@ -37,3 +37,24 @@ export function withOptionalKeys<T>(schema: T, keys: readonly string[]): T {
   };
   return walk(schema) as T;
 }
+
+/**
+ * The schema with each of `keys` moved from `properties` to `patternProperties` (anchored, so it matches
+ * that one name). `search_reviews` keeps `properties` equal to the REST search parameters, which clients
+ * compare with `GET /api/reviews/search` (contract §5: "the same filters"); the MCP-only `fields` argument
+ * of §5's later paragraph is declared beside them, so a validator with `additionalProperties: false`
+ * still accepts it and a model still reads its description.
+ */
+export function withPatternKeys(schema: JsonSchemaObject, keys: readonly string[]): JsonSchemaObject {
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (keys.length === 0 || !properties) return schema;
+  const kept: Record<string, unknown> = {};
+  const patterns: Record<string, unknown> = { ...((schema.patternProperties as Record<string, unknown> | undefined) ?? {}) };
+  for (const [key, value] of Object.entries(properties)) {
+    if (keys.includes(key)) patterns[`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`] = value;
+    else kept[key] = value;
+  }
+  const out: JsonSchemaObject = { ...schema, properties: kept, patternProperties: patterns };
+  if (Array.isArray(schema.required)) out.required = (schema.required as string[]).filter((k) => !keys.includes(k));
+  return out;
+}

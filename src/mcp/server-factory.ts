@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, SUPPOR
 import type { ServiceUrls } from '../domain/urls.js';
 import { completeSnapshot, type Snapshot, type SnapshotSource } from '../snapshot/snapshot.js';
 import { serverInstructions } from './instructions.js';
-import { toolJsonSchema, withOptionalKeys } from './json-schema.js';
+import { toolJsonSchema, withOptionalKeys, withPatternKeys } from './json-schema.js';
 import { PROMPTS, renderPrompt } from './prompts.js';
 import { documentResources, readDocument } from './resources.js';
 import { createTools, toolErrorJson } from './tools.js';
@@ -46,7 +46,7 @@ export function createServerFactory(deps: McpServerDeps): (options?: ServerInsta
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: toolJsonSchema(t.inputSchema, 'input'),
+    inputSchema: withPatternKeys(toolJsonSchema(t.inputSchema, 'input'), t.patternKeys ?? []),
     outputSchema: withOptionalKeys(toolJsonSchema(t.outputSchema, 'output'), t.omittableKeys ?? []),
     annotations: { title: t.title, ...ANNOTATIONS },
   }));

@@ -37,6 +37,8 @@ export interface ToolDefinition {
   /** Validation happens in `call`, with the REST rules; these schemas are what tools/list shows. */
   inputSchema: z.ZodType;
   outputSchema: z.ZodType;
+  /** Arguments listed under `patternProperties` rather than `properties` (see withPatternKeys). */
+  patternKeys?: readonly string[];
   /** Keys the answer may leave out wherever they appear (dropped from every `required` of the outputSchema). */
   omittableKeys?: readonly string[];
   call(args: Record<string, unknown>, snapshot: Snapshot): ToolOutcome;
@@ -140,6 +142,8 @@ export function createTools(): ToolDefinition[] {
       description:
         'Find published reviews by exact rating or minimum rating, date range, text, a technician (id, name or alias) or a service id; all filters combine with AND. Pages of `limit` reviews (default 20, at most 100): pass next_cursor back as cursor for more. `fields` (e.g. ["id","rating","text"]) returns only those review fields, to fit more reviews in fewer tokens. The same search as GET /api/reviews/search.',
       inputSchema: SearchArgumentsSchema,
+      // `properties` stay the REST search parameters, one for one; `fields` is MCP's own (contract §5).
+      patternKeys: ['fields'],
       outputSchema: SearchToolResultSchema,
       call(args, snapshot) {
         const { fields: rawFields, ...rest } = args;

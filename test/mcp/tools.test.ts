@@ -12,7 +12,7 @@ interface ToolResult {
 }
 interface ListedTool {
   name: string;
-  inputSchema: { type: string; properties?: Record<string, unknown> };
+  inputSchema: { type: string; properties?: Record<string, unknown>; patternProperties?: Record<string, unknown> };
   outputSchema: object;
   annotations: Record<string, unknown>;
 }
@@ -71,21 +71,17 @@ describe('MCP tools', () => {
       expect((tool.outputSchema as { type: string }).type).toBe('object');
     }
     const search = tools.find((x) => x.name === 'search_reviews')!;
+    // `properties` are exactly the REST search parameters; MCP's own `fields` is declared beside them.
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
-      [
-        'cursor',
-        'fields',
-        'limit',
-        'mentions_service',
-        'mentions_technician',
-        'min_rating',
-        'query',
-        'rating',
-        'since',
-        'sort',
-        'until',
-      ].sort(),
+      ['cursor', 'limit', 'mentions_service', 'mentions_technician', 'min_rating', 'query', 'rating', 'since', 'sort', 'until'].sort(),
     );
+    expect(Object.keys(search.inputSchema.patternProperties ?? {})).toEqual(['^fields$']);
+    // A client that validates arguments against the schema, even a closed one, accepts `fields` and rejects a bad name.
+    const ajv = new Ajv2020.default({ strict: false });
+    const validate = ajv.compile({ ...search.inputSchema, additionalProperties: false });
+    expect(validate({ rating: 5, fields: ['id', 'text'] })).toBe(true);
+    expect(validate({ rating: 5, fields: ['password'] })).toBe(false);
+    expect(validate({ rating: 5, field: ['id'] })).toBe(false);
   });
 
   it('get_business, get_review, get_reviews_since and get_insights equal their REST twins', async () => {
