@@ -51,8 +51,6 @@ describe('document cache (issue 15)', () => {
     expect(seed.document.body.toString()).toBe(stored.body);
     expect(seed.document.lastModified).toBe(T);
     expect(seed.document.weakDate).toBe(true);
-    // Not parsed at start-up: MCP's get_insights parses the bytes when it is asked (mcp/tools.ts).
-    expect(seed.value).toBeUndefined();
     expect(cache.known('insights.json')).toEqual({ inputHash: 'h1', body: stored.body });
 
     const early = await openDocumentCache(store, [renderer], { onError: () => {}, now: () => T - 60_000 });

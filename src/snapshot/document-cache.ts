@@ -48,7 +48,7 @@ export async function openDocumentCache(
     if (!stored) continue;
     // Served with the date it had (same bytes, same validators after a restart), never a future one:
     // its successor gets max(publication time, this date), so Last-Modified never goes back (snapshot.ts).
-    // Not parsed here: the one reader of its value (MCP's get_insights) parses the bytes when asked.
+    // Not parsed here: its readers (MCP's get_insights, the pages) parse the bytes when asked (insights-value.ts).
     const document = createRepresentation(stored.body, r.contentType, Math.min(stored.lastModified, now()), stored.weakDate);
     seeded.set(r.name, { document });
     known.set(r.name, { inputHash: stored.inputHash, body: stored.body });

@@ -27,8 +27,6 @@ export interface Snapshot {
   positionOf(id: string): number | undefined;
   index: SearchIndex;
   documents: ReadonlyMap<string, RenderedDocument>;
-  /** Parsed values some renderers return alongside their bytes (the insights document for MCP). */
-  values: ReadonlyMap<string, unknown>;
   /** The data version each document was rendered from: older than `version` while a slow one is due. */
   documentVersions: ReadonlyMap<string, number>;
   /** Slow documents with no rendering yet: empty except between a process's start and its first ones. */
@@ -94,7 +92,6 @@ export interface LandedDocument {
   name: string;
   version: number;
   document: RenderedDocument;
-  value?: unknown;
   /** The renderer's hash of its inputs, when it gives one: what the document cache stores it under (issue 15). */
   inputHash?: string;
 }
@@ -105,7 +102,6 @@ export interface LandedDocument {
  */
 export interface SeededDocument {
   document: RenderedDocument;
-  value?: unknown;
 }
 
 /** The data version of a seeded document: older than any, so the first rendering always replaces it. */
@@ -245,7 +241,6 @@ export async function assembleSnapshot(
   // The reviews' bytes, written once into the /reviews.json document they are served in.
   const reviewBytes = await writeReviewBytes(parts.reviewSources, ...datasetEnds(view), slicer);
   const documents = new Map<string, RenderedDocument>();
-  const values = new Map<string, unknown>();
   const documentVersions = new Map<string, number>();
   const slow: Promise<LandedDocument>[] = [];
   const missing = new Set<string>();
@@ -253,7 +248,6 @@ export async function assembleSnapshot(
     if (r.kind === 'fast') {
       const out = await r.render({ view, reviewBytes, slicer });
       documents.set(r.name, dated(out.body, r.contentType, previous?.documents.get(r.name), publishedAt));
-      if (out.value !== undefined) values.set(r.name, out.value);
       documentVersions.set(r.name, version);
       await slicer.pause();
       continue;
@@ -262,11 +256,9 @@ export async function assembleSnapshot(
     const carried = previous?.documents.get(r.name) ?? seed?.document;
     if (carried && previous) {
       documents.set(r.name, carried);
-      if (previous.values.has(r.name)) values.set(r.name, previous.values.get(r.name));
       documentVersions.set(r.name, previous.documentVersions.get(r.name) ?? previous.version);
     } else if (carried) {
       documents.set(r.name, carried);
-      if (seed?.value !== undefined) values.set(r.name, seed.value);
       documentVersions.set(r.name, SEEDED_VERSION);
     } else missing.add(r.name);
     slow.push(
@@ -274,7 +266,6 @@ export async function assembleSnapshot(
         name: r.name,
         version,
         document: dated(out.body, r.contentType, carried, publishedAt),
-        ...(out.value !== undefined ? { value: out.value } : {}),
         ...(out.inputHash !== undefined ? { inputHash: out.inputHash } : {}),
       })),
     );
@@ -311,7 +302,6 @@ export async function assembleSnapshot(
     positionOf: (id) => positions().get(id),
     index,
     documents,
-    values,
     documentVersions,
     missing,
     publishedAt,
@@ -328,13 +318,9 @@ export function withDocument(snapshot: Snapshot, landed: LandedDocument): Snapsh
   const held = snapshot.documentVersions.get(landed.name);
   if (held !== undefined && held >= landed.version && snapshot.documents.has(landed.name)) return snapshot;
   const documents = new Map(snapshot.documents).set(landed.name, landed.document);
-  const values = new Map(snapshot.values);
-  if (landed.value !== undefined) values.set(landed.name, landed.value);
-  else values.delete(landed.name);
   return {
     ...snapshot,
     documents,
-    values,
     documentVersions: new Map(snapshot.documentVersions).set(landed.name, landed.version),
     missing: new Set([...snapshot.missing].filter((name) => name !== landed.name)),
   };

@@ -19,8 +19,6 @@ export interface RenderInput {
 export interface RenderOutput {
   body: string | Buffer;
   lastModified: string;
-  /** The parsed document, for transports that serve parts of it (MCP get_insights). */
-  value?: unknown;
   /**
    * A hash of everything the body was computed from (slow renderers that can skip unchanged work); absent
    * when the body was read from the document cache, which holds it already (another replica rendered it).

@@ -6,6 +6,7 @@ import { BusinessSchema } from '../../domain/business.js';
 import { createServiceUrls } from '../../domain/urls.js';
 import { createRepresentation } from '../rendered-document.js';
 import { buildSnapshot, renderSnapshot, withDocument } from '../snapshot.js';
+import { insightsValue } from '../insights-value.js';
 import { BACKGROUND_NICE } from './background-priority.js';
 import type { RenderInput, SlowRenderer } from './document-renderer.js';
 import { createInsightsRenderer } from './insights.js';
@@ -49,7 +50,7 @@ describe('insights renderer', () => {
     expect(da?.etag).toBe(db?.etag);
     const doc = JSON.parse(da!.body.toString()) as { review_count: number; generated_at: string };
     expect(doc.review_count).toBe(2);
-    expect(a.values.get('insights.json')).toEqual(doc);
+    expect(insightsValue(a)).toEqual(doc);
     expect(a.missing.size).toBe(0);
   });
 });
@@ -79,12 +80,12 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
     // Equal inputs are decided on the main thread: no worker is started at all.
     expect(second.runs()).toMatchObject({ computed: 0, unchanged: 1, workers: 0 });
     expect(b.documents.get('insights.json')?.body.toString()).toBe(body);
-    expect(b.values.get('insights.json')).toEqual(JSON.parse(body));
+    expect(insightsValue(b)).toEqual(JSON.parse(body));
 
     const changed = { ...state, version: 8, reviews: [...state.reviews, review('c', 4, 'Ann fixed the leak fast.')] };
     const c = await renderSnapshot(changed, urls, [second]);
     expect(second.runs()).toMatchObject({ computed: 1, unchanged: 1, workers: 1 });
-    expect((c.values.get('insights.json') as { review_count: number }).review_count).toBe(3);
+    expect(insightsValue(c)?.review_count).toBe(3);
     // Two workers load the engine and models: minutes on a loaded two-core machine.
   }, 180_000);
 
@@ -183,11 +184,10 @@ describe('slow documents', () => {
 
   it('a first snapshot carries a seeded document, dated as stored, until its rendering lands (issue 15)', async () => {
     const stored = createRepresentation('"v0"', 'application/json', Date.parse('2024-04-01T00:00:00Z'));
-    const seeded = new Map([['slow.json', { document: stored, value: 'v0' }]]);
+    const seeded = new Map([['slow.json', { document: stored }]]);
     const { snapshot, slow: landing } = await buildSnapshot(state, urls, [slow('"v1"', Promise.resolve())], null, Date.now(), seeded);
     expect(snapshot.missing.size).toBe(0);
     expect(snapshot.documents.get('slow.json')).toBe(stored);
-    expect(snapshot.values.get('slow.json')).toBe('v0');
     const landed = await landing[0]!;
     // Changed bytes: dated at the publication time, which is later than the stored date.
     expect(landed.document.lastModified).toBe(Date.parse('2024-05-02T00:00:00Z'));

@@ -76,7 +76,7 @@ export const WORKER_IDLE_MS = 10_000;
 const COLD_CLAIM_DELAY_MS = 250;
 
 function output(view: PublishedView, body: string, inputHash?: string): RenderOutput {
-  return { body, lastModified: view.updatedAt, value: JSON.parse(body) as unknown, ...(inputHash ? { inputHash } : {}) };
+  return { body, lastModified: view.updatedAt, ...(inputHash ? { inputHash } : {}) };
 }
 
 /**
