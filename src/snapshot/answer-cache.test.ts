@@ -1,7 +1,15 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createAnswerCache } from './answer-cache.js';
 import { createRepresentation, type Representation } from './rendered-document.js';
 import type { Snapshot } from './snapshot.js';
+
+/** A full collection, without starting the test runner with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 // The cache only keys on the snapshot's identity.
 const snapshot = () => ({}) as Snapshot;
@@ -52,6 +60,28 @@ describe('answers cached per snapshot within a byte budget', () => {
     expect(cache.peek(s, 'kept')).toBeDefined();
     budget.bytes = 0;
     expect(cache.peek(s, 'kept')).toBeUndefined();
+  });
+
+  it('shares an answer larger than the budget while it is in memory, and forgets it once collected', async () => {
+    const { cache, budget } = cacheOf(50);
+    const s = snapshot();
+    let computed = 0;
+    const compute = () => (computed++, answer(100));
+    let big: Representation | undefined = cache.get(s, 'big', compute);
+    // Concurrent requests for it share the one copy; it is not counted against the budget.
+    expect(cache.get(s, 'big', compute)).toBe(big);
+    expect(computed).toBe(1);
+    expect(cache.bytes(s)).toBe(0);
+    // Nothing keeps it alive: once the collector frees it, the next request builds it again.
+    big = undefined;
+    await new Promise((r) => setImmediate(r));
+    collectGarbage();
+    expect(cache.get(s, 'big', compute).body.length).toBe(100);
+    expect(computed).toBe(2);
+    // A budget of 0 shares nothing either.
+    budget.bytes = 0;
+    const held = cache.get(s, 'huge', compute);
+    expect(cache.get(s, 'huge', compute)).not.toBe(held);
   });
 
   it('replaces the answer of a key put again, counting it once', () => {

@@ -4,7 +4,8 @@ import type { Snapshot } from './snapshot.js';
  * Answers of one kind cached per snapshot within a byte budget, least recently used first out. A
  * snapshot's answer to the same request is always the same bytes, so an answer is kept until its
  * snapshot is dropped (the WeakMap lets it go with the snapshot) or the budget needs its room; an answer
- * larger than the whole budget is served but not kept, and a budget of 0 keeps nothing. Since answers
+ * larger than the whole budget is served but not kept, only shared (see `oversize`), and a budget of 0
+ * keeps and shares nothing. Since answers
  * (issue 11, M3: 64 old dates at 50k reviews used to keep 1.7 GB) and search answers (issue 15: a
  * repeated search costs a lookup and a write) each have one.
  */
@@ -25,13 +26,23 @@ export interface AnswerCache<T extends { body: Buffer }> {
   askedBefore(snapshot: Snapshot, key: string): boolean;
 }
 
-interface Entries<T> {
+interface Entries<T extends object> {
   map: Map<string, T>;
   bytes: number;
   /** Keys asked once, not kept: at most ASKED_CHARS characters of them, then forgotten all at once. */
   asked: Set<string>;
   askedChars: number;
+  /**
+   * Answers larger than the budget, held weakly: requests for one while an earlier response still holds
+   * it in memory share it instead of each building a copy (a since answer for an old date is 36 MB at
+   * 100k reviews, and ten concurrent clients cost 360 MB, issue 15 memory row). Nothing stays alive
+   * for this beyond what the garbage collector has not yet freed.
+   */
+  oversize: Map<string, WeakRef<T>>;
 }
+
+/** Keys of oversize answers remembered per snapshot, then forgotten all at once. */
+const OVERSIZE_KEYS = 64;
 
 const ASKED_CHARS = 256 * 1024;
 
@@ -42,25 +53,36 @@ export function createAnswerCache<T extends { body: Buffer }>(budget: () => numb
   const sizeOf = (key: string, answer: T) => answer.body.length + 2 * key.length;
   const entriesOf = (snapshot: Snapshot): Entries<T> => {
     let entries = caches.get(snapshot);
-    if (!entries) caches.set(snapshot, (entries = { map: new Map(), bytes: 0, asked: new Set(), askedChars: 0 }));
+    if (!entries) caches.set(snapshot, (entries = { map: new Map(), bytes: 0, asked: new Set(), askedChars: 0, oversize: new Map() }));
     return entries;
   };
   const cache: AnswerCache<T> = {
     peek(snapshot, key) {
       if (budget() === 0) return undefined;
       const entries = caches.get(snapshot);
-      const hit = entries?.map.get(key);
-      if (entries && hit) {
+      if (!entries) return undefined;
+      const hit = entries.map.get(key);
+      if (hit) {
         entries.map.delete(key);
         entries.map.set(key, hit); // most recently used last
+        return hit;
       }
-      return hit;
+      const weak = entries.oversize.get(key);
+      if (weak === undefined) return undefined;
+      const shared = weak.deref();
+      if (shared === undefined) entries.oversize.delete(key);
+      return shared;
     },
     put(snapshot, key, answer) {
       const limit = budget();
       const size = sizeOf(key, answer);
-      if (size > limit) return;
+      if (limit === 0) return;
       const entries = entriesOf(snapshot);
+      if (size > limit) {
+        if (entries.oversize.size >= OVERSIZE_KEYS) entries.oversize.clear();
+        entries.oversize.set(key, new WeakRef(answer));
+        return;
+      }
       const old = entries.map.get(key);
       if (old) {
         entries.map.delete(key);
