@@ -24,12 +24,18 @@ export function replyKey(message: unknown): string | undefined {
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
   const params = m.params as { name?: unknown } | null | undefined;
   if (params === null || typeof params !== 'object' || Array.isArray(params) || typeof params.name !== 'string') return undefined;
-  let exact = true;
-  const key = JSON.stringify(params, (_k, v: unknown) => {
-    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
-    return v;
-  });
-  return exact ? key : undefined;
+  // A walk, then a plain stringify: a replacer function made JSON.stringify several times slower, and
+  // this runs on every tool call (issue 15, MCP row).
+  return exactNumbers(params) ? JSON.stringify(params) : undefined;
+}
+
+/** Whether every number in a parsed JSON value reads back the same from JSON.stringify (no -0, no ±Infinity). */
+function exactNumbers(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) return value.every(exactNumbers);
+  for (const key in value) if (!exactNumbers((value as Record<string, unknown>)[key])) return false;
+  return true;
 }
 
 export interface KeptReplies {

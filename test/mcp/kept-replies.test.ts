@@ -34,8 +34,13 @@ describe('replyKey', () => {
       replyKey(JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_reviews","arguments":{"limit":1e400}}}')),
     ).toBeUndefined();
     expect(
+      replyKey(
+        JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_reviews","arguments":{"fields":[1,-1e999]}}}'),
+      ),
+    ).toBeUndefined();
+    expect(
       replyKey(JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_reviews","arguments":{"limit":0}}}')),
-    ).toBeDefined();
+    ).toBe('{"name":"search_reviews","arguments":{"limit":0}}');
   });
 });
 
