@@ -12,7 +12,8 @@ export const BACKGROUND_NICE = 10;
 let lowered: Promise<void> | null = null;
 
 /**
- * Lowers the calling thread's CPU priority, once and for good (raising it back takes a privilege). Linux
+ * Lowers the calling thread's CPU priority, once and for good (raising it back takes a privilege): the
+ * insights worker process's main thread, where the engine runs (insights-worker.ts). Linux
  * keeps a nice value per thread, so setpriority(2) for "this process" from a worker thread changes that
  * thread alone (setpriority(2), BUGS; libuv passes pid 0 through). Elsewhere it is the whole process's:
  * nothing is done there.

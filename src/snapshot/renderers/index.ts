@@ -15,7 +15,7 @@ export interface Renderers {
 export interface RenderersOptions {
   /** Custom taxonomies (INSIGHTS_TAXONOMY_FILE, read by the composition root). */
   taxonomies: Taxonomy[];
-  /** Run the insights engine in a worker thread (the server) or inline (tests, one-shot tools). */
+  /** Run the insights engine in a worker process (the server) or inline (tests, one-shot tools). */
   worker: boolean;
   /** A stored rendering by document name (the document cache, issue 15): equal inputs skip the work. */
   known?: (name: string) => KnownDocument | undefined;
@@ -32,7 +32,7 @@ export interface RenderersOptions {
 
 /** The one home of rendering: the documents every snapshot publishes. */
 export function createDocumentRenderers(options: RenderersOptions = { taxonomies: [], worker: false }): Renderers {
-  // One engine per process (in a worker thread for the server, ended when idle): it caches each
+  // One engine per process (in a worker process for the server, ended when idle): it caches each
   // review's analysis, and with a store keeps them across workers, so a rebuild analyses what changed.
   const { known, feedStore, ...rest } = options;
   const insights = createInsightsRenderer({ ...rest, ...(known ? { known: () => known('insights.json') } : {}) });

@@ -1,11 +1,12 @@
 import type { Business } from '../../domain/business.js';
 import type { StoredAnalysis } from '../../domain/ports.js';
+import type { Taxonomy } from '../../insights/taxonomy.js';
 
 /**
- * Messages between the server and its insights worker (structured-clone safe: no functions). The
- * reviews travel as one buffer of JSON, encoded in time slices from what the snapshot already holds and
- * transferred, not copied: cloning the view's object graph (or even an array of 50k strings) on the main
- * thread stopped requests for hundreds of milliseconds (issues 11 M2 and 15, docs/benchmarks.md).
+ * Messages between the server and its insights worker process (structured-clone safe: no functions;
+ * the channel uses advanced serialization). The reviews travel as one buffer of JSON, copied from what
+ * the snapshot already holds: serializing the view's object graph (or even an array of 50k strings) on
+ * the main thread stopped requests for hundreds of milliseconds (issues 11 M2 and 15, docs/benchmarks.md).
  * Whether the worker is needed at all is decided on the main thread (the input hash); the worker asks
  * the main thread, which holds the database, for the stored analyses of the reviews it has not cached.
  */
@@ -36,7 +37,13 @@ export interface AnalysesFound {
   last: boolean;
 }
 
-export type ToWorker = InsightsRequest | AnalysesFound;
+/** The first message to a new worker: what its engine is built with. */
+export interface WorkerInit {
+  type: 'init';
+  taxonomies: Taxonomy[];
+}
+
+export type ToWorker = WorkerInit | InsightsRequest | AnalysesFound;
 
 /** The worker asks for the stored analyses of these keys before analysing request `id`. */
 export interface AnalysesLookup {

@@ -1,12 +1,12 @@
 /**
- * Worker-thread entry: runs the insights engine off the main thread, so a full analysis (seconds at
- * 10k reviews) never delays a request. The main thread starts it only when the inputs changed (their
+ * Worker-process entry (forked by insights.ts): runs the insights engine off the server's thread, so a
+ * full analysis (seconds at 10k reviews) never delays a request, and in its own process, so its memory
+ * is all given back when it exits. The main thread starts it only when the inputs changed (their
  * hash is computed there) and ends it when it has been idle a while (issue 15: its NLP libraries and
  * model are most of the process's memory). Analyses it has not cached are asked for from the store
  * through the main thread first, and the ones it computes are sent back to be stored, so a new worker
  * redoes only what changed.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { computeAggregate } from '../../domain/aggregate.js';
 import type { StoredAnalysis } from '../../domain/ports.js';
 import type { Review } from '../../domain/review.js';
@@ -21,13 +21,18 @@ import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './ins
 
 /** Computed analyses sent to the main thread per message, to be stored. */
 const STORE_PART = 2000;
+const SERVER_PID = process.ppid;
+const ORPHAN_CHECK_EVERY = 250;
+let analysedSinceCheck = 0;
 
-const { taxonomies } = workerData as { taxonomies: Taxonomy[] };
+// Set by the first message (`init`), which comes before any other.
+let taxonomies: Taxonomy[] = [];
 let engine: Promise<InsightsEngine> | null = null;
 const lookups = new Map<number, { found: StoredAnalysis[]; done(found: StoredAnalysis[]): void }>();
 
 function send(message: FromWorker): void {
-  parentPort?.postMessage(message);
+  // The server closed the channel (it exits or retired this worker): nothing is waiting any more.
+  if (process.connected) process.send!(message);
 }
 
 function loadEngine(): Promise<InsightsEngine> {
@@ -75,7 +80,10 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
       { ...view, urls: createServiceUrls(msg.baseUrl) },
       {
         ...(restored ? { restored } : {}),
-        ...(msg.persist ? { onAnalyzed: (r: Review, a: ReviewAnalysis) => fresh.set(keyById.get(r.id)!, serializeAnalysis(a)) } : {}),
+        onAnalyzed: (r: Review, a: ReviewAnalysis) => {
+          if (msg.persist) fresh.set(keyById.get(r.id)!, serializeAnalysis(a));
+          if (++analysedSinceCheck >= ORPHAN_CHECK_EVERY) exitIfOrphaned();
+        },
       },
     );
     const run = e.lastRun();
@@ -92,7 +100,11 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
 // One view at a time, in order: the server matches replies by id, and the engine's cache is not
 // reentrant. Lookup answers bypass the queue: the view being answered is waiting for them.
 let queue = Promise.resolve();
-parentPort?.on('message', (msg: ToWorker) => {
+process.on('message', (msg: ToWorker) => {
+  if (msg.type === 'init') {
+    taxonomies = msg.taxonomies;
+    return;
+  }
   if (msg.type === 'analyses') {
     const lookup = lookups.get(msg.id);
     if (!lookup) return;
@@ -105,3 +117,15 @@ parentPort?.on('message', (msg: ToWorker) => {
   }
   queue = queue.then(() => answer(msg)).then(send);
 });
+// Never outlive the server: a server that exits, even killed, closes the channel.
+process.on('disconnect', () => process.exit(0));
+
+/**
+ * The channel's close is an event, which a computation of minutes (100k reviews) would only see at its
+ * end: during one, a server killed outright (SIGKILL, no chance to end its worker) is noticed by the
+ * parent changing (the orphan is re-parented), checked every few hundred reviews.
+ */
+function exitIfOrphaned(): void {
+  analysedSinceCheck = 0;
+  if (process.ppid !== SERVER_PID) process.exit(0);
+}

@@ -43,7 +43,7 @@ describe('insights renderer', () => {
   const inline = createInsightsRenderer({ taxonomies: [], worker: false });
   afterAll(() => inWorker.close());
 
-  it('renders the same in a worker thread as inline', async () => {
+  it('renders the same in a worker process as inline', async () => {
     const [a, b] = await Promise.all([renderSnapshot(state, urls, [inWorker]), renderSnapshot(state, urls, [inline])]);
     const [da, db] = [a.documents.get('insights.json'), b.documents.get('insights.json')];
     expect(da?.body.toString()).toBe(db?.body.toString());
@@ -221,15 +221,36 @@ describe('slow documents', () => {
   });
 });
 
-/** This process's threads and their nice values (Linux keeps one per thread: proc(5), stat field 19). */
+/** A /proc stat line's fields after the command name (proc(5): field 4, the parent, is [1]; 19, nice, is [16]). */
+function statFields(file: string): string[] | undefined {
+  try {
+    const stat = fs.readFileSync(file, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined; // ended meanwhile
+  }
+}
+
+/**
+ * The threads of this process and of its child processes (the insights worker is one), by
+ * `pid/tid`, with their nice values (Linux keeps one per thread).
+ */
 function threadNice(): Map<string, number> {
+  const pids = [String(process.pid)];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
+    if (statFields(`/proc/${pid}/stat`)?.[1] === String(process.pid)) pids.push(pid);
   const out = new Map<string, number>();
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    try {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      out.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    } catch {
-      // the thread ended meanwhile
+  for (const pid of pids) {
+    const tids = ((): string[] => {
+      try {
+        return fs.readdirSync(`/proc/${pid}/task`);
+      } catch {
+        return []; // ended meanwhile
+      }
+    })();
+    for (const tid of tids) {
+      const nice = statFields(`/proc/${pid}/task/${tid}/stat`)?.[16];
+      if (nice !== undefined) out.set(`${pid}/${tid}`, Number(nice));
     }
   }
   return out;
@@ -239,7 +260,7 @@ describe.runIf(process.platform === 'linux')('insights renderer: background rend
   const renderers: ReturnType<typeof createInsightsRenderer>[] = [];
   afterAll(() => Promise.all(renderers.map((r) => r.close())));
 
-  /** The nice values of the threads a rendering started (its worker's), and the calling thread's after it. */
+  /** The nice values of the threads a rendering started (its worker process's), and the calling thread's after it. */
   async function renderIn(background: boolean) {
     const r = createInsightsRenderer({ taxonomies: [], worker: true, workerIdleMs: 600_000 });
     renderers.push(r);
@@ -250,7 +271,7 @@ describe.runIf(process.platform === 'linux')('insights renderer: background rend
     return { started, own: os.getPriority() };
   }
 
-  it('a background rendering runs in a worker thread of lower priority; the calling thread keeps its own', async () => {
+  it('a background rendering runs in a worker of lower priority; the calling thread keeps its own', async () => {
     const own = os.getPriority();
     const fore = await renderIn(false);
     expect(fore.started.length).toBeGreaterThan(0);
