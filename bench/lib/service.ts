@@ -2,7 +2,7 @@
  * The real service, driven the way an operator drives it: `review-data import` into a fresh SQLite
  * database, then `review-data serve` on a free port of 127.0.0.1 (from dist/: run `npm run build` first).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, HOST, runToCompletion, startChild, waitForOk, type Child } from './processes.js';
@@ -27,25 +27,64 @@ export async function importDataset(file: string, databaseUrl: string, timeoutMs
   return Date.now() - started;
 }
 
-/** Resident memory of a process in MB (VmRSS from /proc, all threads; Linux). */
-export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-
 /**
- * utime + stime of a process from /proc (Linux), in ms, or of one of its threads when `thread` is given
- * (the main thread's id is the process's); null elsewhere. Clock ticks are 100 Hz on Linux.
+ * The stat fields after the command name (parenthesized, may contain spaces) of a process or, with
+ * `thread`, one of its threads; null when it is gone or /proc is missing (not Linux).
  */
-export function processCpuMs(pid: number, thread?: number): number | null {
+function statFields(pid: number, thread?: number): string[] | null {
   try {
     const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
-    // Fields after the command name, which is parenthesized and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+/** The live child processes of `pid` (the server's insights worker is one: issue 15). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d) && statFields(Number(d))?.[1] === String(pid))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Resident memory in MB (VmRSS from /proc, all threads; Linux) of a process and its live children: the
+ * server computes insights in a child process, whose memory is the service's while it runs.
+ */
+export function rssMb(pid: number): number {
+  let total = 0;
+  for (const p of [pid, ...childrenOf(pid)]) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (m) total += Number(m[1]) / 1024;
+      else if (p === pid) return Number.NaN;
+    } catch {
+      if (p === pid) return Number.NaN;
+    }
+  }
+  return total;
+}
+
+/**
+ * CPU time in ms from /proc (Linux; null elsewhere): with `thread`, that one thread's utime + stime (the
+ * main thread's id is the process's); without, the process's, its exited children's (cutime + cstime:
+ * Node reaps them) and its live children's, so the insights worker process counts as the server's CPU
+ * as its thread used to. Clock ticks are 100 Hz on Linux.
+ */
+export function processCpuMs(pid: number, thread?: number): number | null {
+  const fields = statFields(pid, thread);
+  if (!fields) return null;
+  if (thread !== undefined) return (Number(fields[11]) + Number(fields[12])) * 10;
+  let ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  for (const child of childrenOf(pid)) {
+    const f = statFields(child);
+    if (f) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks * 10;
 }
 
 /**
