@@ -173,6 +173,15 @@ async function cpuSeconds(pid: number): Promise<number> {
   }
 }
 
+const METRICS_TOKEN = 'pg-scale-bench';
+
+/** Deliveries a replica has sent so far (`websub_deliveries_total{outcome="delivered"}` on its /metrics). */
+async function delivered(replica: Replica): Promise<number> {
+  const text = await (await fetch(`${replica.origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const m = /^websub_deliveries_total\{outcome="delivered"\} (\d+)/m.exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
 async function fanout(work: string, adminUrl: string) {
   const db = await createTestDatabase(adminUrl);
   const pki = createTestPki();
@@ -191,6 +200,7 @@ async function fanout(work: string, adminUrl: string) {
       WEBSUB_CA_FILE: caFile,
       WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
       WEBSUB_RATE_LIMIT: '0',
+      METRICS_TOKEN,
     };
     const profDir = values['cpu-prof'] ? path.resolve(values['cpu-prof']) : null;
     if (profDir) await fs.mkdir(profDir, { recursive: true });
@@ -225,8 +235,11 @@ async function fanout(work: string, adminUrl: string) {
     let change = 0;
     async function measure(
       label: string,
-    ): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][]; subscriberCpu: number[] }> {
+    ): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][]; subscriberCpu: number[]; split: number[][] }> {
       const cpu: number[][] = [];
+      // Which replica sent how many of each change's deliveries (issue 15: one replica sends a change
+      // unless it falls behind, see HELP_DELAY_MS in src/websub/hub-worker.ts).
+      const split: number[][] = [];
       const subscriberCpu: number[] = [];
       const ms: number[] = [];
       const firstMs: number[] = [];
@@ -234,6 +247,7 @@ async function fanout(work: string, adminUrl: string) {
       for (let c = 0; c < CHANGES; c++) {
         const before = subscriber.deliveries.length;
         const cpuBefore = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
+        const sentBefore = await Promise.all(replicas.map(delivered));
         // The subscribers run in this process: their CPU is part of what the two vCPUs carry.
         const ownBefore = process.cpuUsage();
         const file = path.join(work, `change-${++change}.json`);
@@ -253,6 +267,8 @@ async function fanout(work: string, adminUrl: string) {
         await sleep(Number(values.gap) * 1000);
         const cpuAfter = await Promise.all(replicas.map((r) => cpuSeconds(r.pid)));
         const own = process.cpuUsage(ownBefore);
+        const sentAfter = await Promise.all(replicas.map(delivered));
+        split.push(sentAfter.map((n, k) => n - (sentBefore[k] ?? 0)));
         subscriberCpu.push(Number(((own.user + own.system) / 1e6).toFixed(2)));
         windows.push({ label, change, pids: replicas.map((r) => r.pid), startUs, endUs: monotonicUs() });
         cpu.push(cpuAfter.map((c, k) => Number((c - (cpuBefore[k] ?? NaN)).toFixed(2))));
@@ -262,10 +278,10 @@ async function fanout(work: string, adminUrl: string) {
         const arrivals = subscriber.deliveries.slice(before, before + SUBSCRIBERS).map((d) => d.at - t0);
         const tenths = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => arrivals[Math.floor((k * SUBSCRIBERS) / 10) - 1] ?? NaN);
         log(
-          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates), replica CPU s ${cpu.at(-1)?.join(' + ')}, subscribers ${subscriberCpu.at(-1)}; tenths at ${tenths.join(' ')} ms`,
+          `${label}: first delivery after ${firstMs.at(-1)} ms, all ${SUBSCRIBERS} after ${ms.at(-1)} ms (${paths.length - new Set(paths).size} duplicates), replica CPU s ${cpu.at(-1)?.join(' + ')}, sent by replica ${split.at(-1)?.join(' + ')}, subscribers ${subscriberCpu.at(-1)}; tenths at ${tenths.join(' ')} ms`,
         );
       }
-      return { ms, firstMs, duplicates, cpu, subscriberCpu };
+      return { ms, firstMs, duplicates, cpu, subscriberCpu, split };
     }
     const one = await measure('1 replica');
     replicas.push(await startReplica('r2', env, 120_000, nodeArgs), await startReplica('r3', env, 120_000, nodeArgs));
@@ -321,10 +337,10 @@ async function main() {
       lines.push(
         `Fan-out: ${values['fanout-reviews']} reviews (${fan.sizes.join(', ')}), subscribers spread over the three topics, WEBSUB_CONCURRENCY default.`,
         '',
-        `| fan-out to ${SUBSCRIBERS} subscribers | all delivered, median ms (runs) | first delivery, median ms | duplicates | replica CPU s per change (median run) |`,
-        '|---|---|---|---|---|',
-        `| 1 replica | ${median(fan.one.ms)} (${fan.one.ms.join(', ')}) | ${median(fan.one.firstMs)} | ${fan.one.duplicates} | ${fan.one.cpu.map((c) => c.join(' + ')).join('; ')} |`,
-        `| 3 replicas | ${median(fan.three.ms)} (${fan.three.ms.join(', ')}) | ${median(fan.three.firstMs)} | ${fan.three.duplicates} | ${fan.three.cpu.map((c) => c.join(' + ')).join('; ')} |`,
+        `| fan-out to ${SUBSCRIBERS} subscribers | all delivered, median ms (runs) | first delivery, median ms | duplicates | replica CPU s per change (median run) | sent by each replica, per change |`,
+        '|---|---|---|---|---|---|',
+        `| 1 replica | ${median(fan.one.ms)} (${fan.one.ms.join(', ')}) | ${median(fan.one.firstMs)} | ${fan.one.duplicates} | ${fan.one.cpu.map((c) => c.join(' + ')).join('; ')} | ${fan.one.split.map((c) => c.join(' + ')).join('; ')} |`,
+        `| 3 replicas | ${median(fan.three.ms)} (${fan.three.ms.join(', ')}) | ${median(fan.three.firstMs)} | ${fan.three.duplicates} | ${fan.three.cpu.map((c) => c.join(' + ')).join('; ')} | ${fan.three.split.map((c) => c.join(' + ')).join('; ')} |`,
       );
     process.stdout.write(lines.join('\n') + '\n');
   } finally {

@@ -5,7 +5,7 @@ import type { Snapshot } from '../snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../storage/connect.js';
 import { createWebSubStore } from '../storage/websub/index.js';
 import type { CallbackClient, CallbackResponse } from './callback-client.js';
-import { createHubWorker, type HubWorker } from './hub-worker.js';
+import { createHubWorker, HELP_DELAY_MS, type HubWorker } from './hub-worker.js';
 import { createHubWatch } from '../../test/support/hub-settle.js';
 import { createManualTime } from '../../test/support/manual-time.js';
 import { createTopicContentSource, type TopicContentSource } from './topic-content.js';
@@ -296,15 +296,27 @@ describe('hub worker', () => {
   it('a replica without the newest content hands a delivery back at once and claims none until it has it (issue 15)', async () => {
     const behind = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const slow = worker(behind.client, 'still-building');
+    // How many deliveries it claimed: the one it hands back must have been claimed to be handed back.
+    let claimed = 0;
+    const claimDueDeliveries = store.claimDueDeliveries.bind(store);
+    store.claimDueDeliveries = async (options) => {
+      const out = await claimDueDeliveries(options);
+      if (options.worker === 'still-building') claimed += out.length;
+      return out;
+    };
+    const slowClaims = () => claimed;
     await settle(slow);
     await subscribe(slow, 'https://a.example/cb');
-    // Another replica built version 2 first and recorded it: the outbox now holds the delivery.
+    // Another replica built version 2 first and recorded it: the outbox now holds the delivery. It has
+    // not sent it within the help delay, so the others may take it.
     const v2 = snapshotWith(2, 'v2');
     await store.recordTopic(
       { topic: urls.feedXml, contentHash: v2.documents.get('feed.xml')!.contentHash, sourceVersion: 2 },
       time.clock.now(),
     );
+    time.advance(HELP_DELAY_MS);
     await settle(slow);
+    expect(slowClaims()).toBe(1);
     expect(behind.posts('https://a.example/cb')).toHaveLength(0);
     // Handed back due now, not after a poll interval, and left alone (settle would never end otherwise).
     const [pendingSub] = await store.listSubscriptions();
@@ -320,5 +332,51 @@ describe('hub worker', () => {
     slow.content.announce(v3);
     await settle(slow);
     expect(behind.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v3</feed>']);
+  });
+
+  it('leaves the deliveries a replica enqueued to it for the help delay, then another replica takes them (issue 15)', async () => {
+    const ok = () => ({ ok: true as const, status: 204, body: '' });
+    const first = scriptedClient(ok);
+    const other = scriptedClient(ok);
+    const enqueuer = worker(first.client, 'enqueuer');
+    const helper = worker(other.client, 'helper');
+    await settle(enqueuer);
+    await settle(helper);
+    await subscribe(enqueuer, 'https://a.example/cb');
+    await subscribe(enqueuer, 'https://b.example/cb');
+    // Both replicas have version 2; the enqueuer recorded it first (the first step of its pass), so the
+    // change is its to send.
+    current = snapshotWith(2, 'v2');
+    expect(await enqueuer.content.sync()).toBe(2);
+    await settle(helper);
+    time.advance(HELP_DELAY_MS - 1);
+    await settle(helper);
+    expect(other.sent.filter((s) => s.method === 'POST')).toHaveLength(0);
+    // Still due a help delay after it was enqueued: the enqueuer is behind or gone, the helper sends it.
+    time.advance(1);
+    await settle(helper);
+    expect(other.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+    expect(other.posts('https://b.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+    await settle(enqueuer);
+    expect(first.sent.filter((s) => s.method === 'POST')).toHaveLength(0);
+  });
+
+  it('the replica that enqueued a change sends all of it at once, another that woke with it sends none', async () => {
+    const ok = () => ({ ok: true as const, status: 204, body: '' });
+    const first = scriptedClient(ok);
+    const other = scriptedClient(ok);
+    const enqueuer = worker(first.client, 'enqueuer');
+    const helper = worker(other.client, 'helper');
+    await settle(enqueuer);
+    await settle(helper);
+    const callbacks = Array.from({ length: 10 }, (_, i) => `https://s${i}.example/cb`); // more than its 4 slots
+    for (const cb of callbacks) await subscribe(enqueuer, cb);
+    current = snapshotWith(2, 'v2');
+    // Both wake with the new snapshot, the enqueuer first (it records the topics); no time passes.
+    enqueuer.wake();
+    await settle(helper);
+    await settle(enqueuer);
+    expect(callbacks.map((cb) => first.posts(cb).map((p) => p.body))).toEqual(callbacks.map(() => ['<feed>v2</feed>']));
+    expect(other.sent.filter((s) => s.method === 'POST')).toHaveLength(0);
   });
 });

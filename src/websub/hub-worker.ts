@@ -14,6 +14,16 @@ export function claimLeaseMs(timeoutMs: number): number {
   return timeoutMs + 5000;
 }
 
+/**
+ * How long the deliveries a replica enqueued (it recorded the new topic bytes first) are left to it
+ * before the other replicas claim them too (issue 15, fan-out: "replicas that do not deliver do not slow
+ * those that do"). One replica sends a 1,000-subscriber change in well under a second; splitting it
+ * three ways made every replica pay its own claims, group commits and TLS writes on the same cores and
+ * took 70% longer. Work still due after this long means the enqueuer is behind or gone, and then
+ * everyone helps. It also delays taking over a dead replica's lapsed claims by as much.
+ */
+export const HELP_DELAY_MS = 1000;
+
 export interface HubWorkerOptions {
   store: WebSubStore;
   client: CallbackClient;
@@ -29,6 +39,8 @@ export interface HubWorkerOptions {
   retryDelaysSeconds: readonly number[];
   /** How often to look for due work that no local event announced (other replicas, retries, crashes). */
   pollMs?: number;
+  /** How long deliveries this worker did not enqueue are left to the one that did (HELP_DELAY_MS). */
+  helpDelayMs?: number;
   /** How long stop() lets in-flight requests finish before aborting and releasing them. */
   shutdownGraceMs?: number;
   /** Told each delivery's outcome (metrics). */
@@ -64,6 +76,11 @@ interface WorkerState {
    * content reaches it, this worker claims no deliveries, so it never holds back those it cannot send.
    */
   behind: number;
+  /**
+   * This worker enqueued deliveries (or has a retry due) and has not yet run dry: it claims what is
+   * due at once. Otherwise it claims only deliveries due for `helpDelayMs` (HELP_DELAY_MS).
+   */
+  leading: boolean;
   /** stop() was called: claim nothing more. */
   stopping: boolean;
   /** Cancels the next poll. */
@@ -92,12 +109,20 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     moreDue: false,
     nextSweep: 0,
     behind: 0,
+    leading: false,
     stopping: false,
     cancelPoll: null,
   };
   const { jobs } = state;
 
+  const helpDelayMs = o.helpDelayMs ?? HELP_DELAY_MS;
   const claim = (limit: number) => ({ worker: o.workerId, now: o.clock.now(), claimUntil: o.clock.now() + claimMs, limit });
+  // A helper sees the outbox as it was helpDelayMs ago: only deliveries due since then (and claims
+  // lapsed since then) are its to take. The claim's own expiry still counts from now.
+  const deliveryClaim = (limit: number) => ({ ...claim(limit), now: o.clock.now() - (state.leading ? 0 : helpDelayMs) });
+  // What this worker hands back for another replica to send now is backdated past the help delay, so
+  // a helper takes it at once too.
+  const dueForAnyone = () => o.clock.now() - helpDelayMs;
 
   function launch(job: () => Promise<void>): void {
     const p = job()
@@ -139,11 +164,11 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
       // replica that has it (issue 15: a replica still building must not delay the fan-out of those that
       // are done), and claim no more deliveries until this one's build announces that content.
       state.behind = Math.max(state.behind, stored.sourceVersion);
-      return o.store.releaseDelivery(d, o.workerId, o.clock.now());
+      return o.store.releaseDelivery(d, o.workerId, dueForAnyone());
     }
     const headers = notificationHeaders(o.hubUrl, sub.topic, content, sub.secret);
     const response = await o.client.post(sub.callback, content.body, headers, shutdown.signal);
-    if (!response.ok && shutdown.signal.aborted) return o.store.releaseDelivery(d, o.workerId, o.clock.now());
+    if (!response.ok && shutdown.signal.aborted) return o.store.releaseDelivery(d, o.workerId, dueForAnyone());
     const outcome = classifyDelivery(response);
     o.onDelivery?.(outcome === 'delivered' || outcome === 'gone' ? outcome : 'failed');
     const detail = { topic: sub.topic, callback: sub.callback, ...(response.ok ? { status: response.status } : { error: response.error }) };
@@ -161,8 +186,16 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         maxFailures: MAX_FAILURES,
         retryAt: (failures) => now + retryDelayMs(failures, o.retryDelaysSeconds),
       });
-      // Come back when the retry is due, rather than at the next poll after it.
-      if (r && !r.removed) o.scheduler.setTimeout(() => void pump(), retryDelayMs(r.failures, o.retryDelaysSeconds));
+      // Come back when the retry is due, rather than at the next poll after it, and take it then
+      // (leading), not a help delay later.
+      if (r && !r.removed)
+        o.scheduler.setTimeout(
+          () => {
+            state.leading = true;
+            void pump();
+          },
+          retryDelayMs(r.failures, o.retryDelaysSeconds),
+        );
       o.logger.warn({ ...detail, failures: r?.failures }, 'websub: delivery failed');
       if (r?.removed) {
         const reason = `${MAX_FAILURES} consecutive failed deliveries`;
@@ -186,7 +219,11 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     do {
       state.again = false;
       if (state.stopping) return;
-      if ((await o.content.sync()) > 0) state.again = true;
+      if ((await o.content.sync()) > 0) {
+        // This process recorded the new bytes first: it sends the change (see HELP_DELAY_MS).
+        state.again = true;
+        state.leading = true;
+      }
       if (o.clock.now() >= state.nextSweep) {
         state.nextSweep = o.clock.now() + 60_000;
         await o.store.removeExpired(o.clock.now());
@@ -202,7 +239,9 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
       free = o.concurrency - jobs.size;
       const behind = o.content.version() < state.behind;
       if (!behind && free >= (jobs.size === 0 ? 1 : claimBatch) && !state.stopping) {
-        const deliveries = await o.store.claimDueDeliveries(claim(free));
+        const deliveries = await o.store.claimDueDeliveries(deliveryClaim(free));
+        // Run dry: nothing due, nothing in flight (a delivery in flight may yet be handed back due now).
+        if (deliveries.length === 0 && jobs.size === 0) state.leading = false;
         const stored = new Map<string, TopicRecord | null>();
         for (const topic of new Set(deliveries.map((d) => d.subscription.topic))) stored.set(topic, await o.store.topic(topic));
         for (const d of deliveries) launch(() => deliver(d, stored.get(d.subscription.topic) ?? null));
