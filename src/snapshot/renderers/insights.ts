@@ -309,6 +309,9 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       failAll(new Error('insights worker closed'));
       if (w && w.exitCode === null && w.signalCode === null) {
         const exited = new Promise((resolve) => w.once('exit', resolve));
+        // Held while it ends: with nothing else left on the loop, an unref'd child would let the process
+        // exit before this await settles (a shutdown's top-level await, exit code 13).
+        w.ref();
         w.kill();
         await exited;
       }
