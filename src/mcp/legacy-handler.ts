@@ -193,8 +193,12 @@ export function createLegacyHandler(deps: {
     const parts: (string | Buffer)[] = [];
     let bytes = 0;
     for (const m of messages) {
-      if (isJSONRPCNotification(m)) dispatch.notify(m);
-      if (!isJSONRPCRequest(m)) continue;
+      // A request first: nearly every message is one, and a schema check that fails (a request tried
+      // as a notification) cost more than one that passes (issue 15, MCP row).
+      if (!isJSONRPCRequest(m)) {
+        if (isJSONRPCNotification(m)) dispatch.notify(m);
+        continue;
+      }
       const tooLarge = bytes >= deps.limits.maxAnswerBytes;
       const answer = async () => replyBytes(await dispatch.request(m));
       const text = tooLarge
