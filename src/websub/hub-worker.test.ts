@@ -334,7 +334,8 @@ describe('hub worker', () => {
     expect(behind.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v3</feed>']);
   });
 
-  it('leaves the deliveries a replica enqueued to it for the help delay, then another replica takes them (issue 15)', async () => {
+  /** Two replicas' workers on one store, both settled, whose callbacks all answer 204. */
+  async function twoReplicas() {
     const ok = () => ({ ok: true as const, status: 204, body: '' });
     const first = scriptedClient(ok);
     const other = scriptedClient(ok);
@@ -342,6 +343,11 @@ describe('hub worker', () => {
     const helper = worker(other.client, 'helper');
     await settle(enqueuer);
     await settle(helper);
+    return { first, other, enqueuer, helper };
+  }
+
+  it('leaves the deliveries a replica enqueued to it for the help delay, then another replica takes them (issue 15)', async () => {
+    const { first, other, enqueuer, helper } = await twoReplicas();
     await subscribe(enqueuer, 'https://a.example/cb');
     await subscribe(enqueuer, 'https://b.example/cb');
     // Both replicas have version 2; the enqueuer recorded it first (the first step of its pass), so the
@@ -362,13 +368,7 @@ describe('hub worker', () => {
   });
 
   it('the replica that enqueued a change sends all of it at once, another that woke with it sends none', async () => {
-    const ok = () => ({ ok: true as const, status: 204, body: '' });
-    const first = scriptedClient(ok);
-    const other = scriptedClient(ok);
-    const enqueuer = worker(first.client, 'enqueuer');
-    const helper = worker(other.client, 'helper');
-    await settle(enqueuer);
-    await settle(helper);
+    const { first, other, enqueuer, helper } = await twoReplicas();
     const callbacks = Array.from({ length: 10 }, (_, i) => `https://s${i}.example/cb`); // more than its 4 slots
     for (const cb of callbacks) await subscribe(enqueuer, cb);
     current = snapshotWith(2, 'v2');
