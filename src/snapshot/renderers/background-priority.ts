@@ -13,10 +13,11 @@ let lowered: Promise<void> | null = null;
 
 /**
  * Lowers the calling thread's CPU priority, once and for good (raising it back takes a privilege): the
- * insights worker process's main thread, where the engine runs (insights-worker.ts). Linux
- * keeps a nice value per thread, so setpriority(2) for "this process" from a worker thread changes that
- * thread alone (setpriority(2), BUGS; libuv passes pid 0 through). Elsewhere it is the whole process's:
- * nothing is done there.
+ * insights worker process's main thread, where the engine runs (insights-worker.ts). Linux keeps a nice
+ * value per thread, so setpriority(2) for "this process" changes the calling thread alone
+ * (setpriority(2), BUGS; libuv passes pid 0 through): V8's helper threads, started before, keep theirs,
+ * and libuv's pool is started after (below). Elsewhere it would be the whole process's, which was the
+ * server when this ran in a worker thread: nothing is done there.
  */
 export function lowerThreadPriority(): Promise<void> {
   return (lowered ??= lower());

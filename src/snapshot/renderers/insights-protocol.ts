@@ -4,9 +4,10 @@ import type { Taxonomy } from '../../insights/taxonomy.js';
 
 /**
  * Messages between the server and its insights worker process (structured-clone safe: no functions;
- * the channel uses advanced serialization). The reviews travel as one buffer of JSON, copied from what
- * the snapshot already holds: serializing the view's object graph (or even an array of 50k strings) on
- * the main thread stopped requests for hundreds of milliseconds (issues 11 M2 and 15, docs/benchmarks.md).
+ * the channel uses advanced serialization). The reviews travel as JSON bytes, sent in parts from what
+ * the snapshot already holds: serializing the view's object graph (or even an array of 50k strings), or
+ * one 70 MB message, on the main thread stopped requests for hundreds of milliseconds (issues 11 M2 and
+ * 15, docs/benchmarks.md).
  * Whether the worker is needed at all is decided on the main thread (the input hash); the worker asks
  * the main thread, which holds the database, for the stored analyses of the reviews it has not cached.
  */
@@ -15,8 +16,6 @@ export interface InsightsRequest {
   id: number;
   business: Business;
   updatedAt: string;
-  /** The published reviews as a JSON array, UTF-8, newest first (a copy of the snapshot's review bytes). */
-  reviews: Uint8Array;
   baseUrl: string;
   /** The engine's fingerprint (insights-input.ts): part of every stored analysis's key. */
   fingerprint: string;
@@ -43,7 +42,17 @@ export interface WorkerInit {
   taxonomies: Taxonomy[];
 }
 
-export type ToWorker = WorkerInit | InsightsRequest | AnalysesFound;
+/**
+ * Part of request `id`'s reviews, sent before it: the published reviews' JSON, UTF-8, newest first,
+ * comma-separated (the snapshot's review bytes), in parts so no one message stops the server's loop.
+ */
+export interface ReviewsPart {
+  type: 'reviews';
+  id: number;
+  bytes: Uint8Array;
+}
+
+export type ToWorker = WorkerInit | ReviewsPart | InsightsRequest | AnalysesFound;
 
 /** The worker asks for the stored analyses of these keys before analysing request `id`. */
 export interface AnalysesLookup {

@@ -31,9 +31,13 @@ let engine: Promise<InsightsEngine> | null = null;
 const lookups = new Map<number, { found: StoredAnalysis[]; done(found: StoredAnalysis[]): void }>();
 
 function send(message: FromWorker): void {
-  // The server closed the channel (it exits or retired this worker): nothing is waiting any more.
-  if (process.connected) process.send!(message);
+  // The server closed the channel (it exits or retired this worker): nothing is waiting any more, and
+  // a write that fails for that reason is not an error worth a stack trace.
+  if (process.connected) process.send!(message, undefined, undefined, () => undefined);
 }
+
+// Each request's reviews, in the parts they came in, until the request itself comes.
+const reviewParts = new Map<number, Buffer[]>();
 
 function loadEngine(): Promise<InsightsEngine> {
   const loading = Promise.all([import('../../insights/engine.js'), import('../../absa-models.js')]).then(([m, models]) =>
@@ -65,9 +69,11 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
     // CPU from the deliveries of the change it renders (issue 15, fan-out), on this replica or another.
     if (msg.background) await lowerThreadPriority();
     const e = await (engine ??= loadEngine());
-    const reviews = JSON.parse(
-      Buffer.from(msg.reviews.buffer, msg.reviews.byteOffset, msg.reviews.byteLength).toString('utf8'),
-    ) as Review[];
+    // Loading took seconds of CPU, during which a killed server's closed channel went unnoticed.
+    exitIfOrphaned();
+    const parts = reviewParts.get(msg.id) ?? [];
+    reviewParts.delete(msg.id);
+    const reviews = JSON.parse(`[${Buffer.concat(parts).toString('utf8')}]`) as Review[];
     const view = { business: msg.business, reviews, aggregate: computeAggregate(reviews), updatedAt: msg.updatedAt };
     const taxonomy = e.taxonomyOf(view);
     // Each key hashes a review's text: made once per review the engine has not cached, which are the
@@ -103,6 +109,12 @@ let queue = Promise.resolve();
 process.on('message', (msg: ToWorker) => {
   if (msg.type === 'init') {
     taxonomies = msg.taxonomies;
+    return;
+  }
+  if (msg.type === 'reviews') {
+    const parts = reviewParts.get(msg.id) ?? [];
+    parts.push(Buffer.from(msg.bytes.buffer, msg.bytes.byteOffset, msg.bytes.byteLength));
+    reviewParts.set(msg.id, parts);
     return;
   }
   if (msg.type === 'analyses') {

@@ -9,7 +9,6 @@ import { CODE_DIR, FROM_SOURCE } from '../../package-root.js';
 import type { RenderOutput, SlowRenderer } from './document-renderer.js';
 import { insightsFingerprint, insightsInputHash } from './insights-input.js';
 import type { FromWorker, InsightsReply, InsightsRequest, ToWorker } from './insights-protocol.js';
-import { joinAnswer } from '../review-bytes.js';
 import { renderShared, type SharedRendering } from './shared-rendering.js';
 
 /** A document already rendered (by an earlier process: the document cache) and the hash of its inputs. */
@@ -67,6 +66,16 @@ export interface InsightsRuns {
 /** Stored analyses read and sent to the worker per message. */
 const LOOKUP_PART = 2000;
 
+/**
+ * Bytes of reviews per message to the worker. The channel serializes each message on the main thread:
+ * one message of 70 MB (100k reviews) held it for 160 ms; parts of this size take a few ms each, and
+ * the loop runs between them (issue 11 M2).
+ */
+const REVIEWS_PART = 4 * 1024 * 1024;
+
+/** How long a shutdown waits for the worker to end before killing it outright. */
+const WORKER_EXIT_MS = 5000;
+
 /** The worker's memory (a process with the NLP libraries and model, ~150 MB at 10k) is given back after this. */
 export const WORKER_IDLE_MS = 10_000;
 
@@ -93,7 +102,8 @@ function startWorker(taxonomies: Taxonomy[]): ChildProcess {
   const child = fork(entry, [], {
     // Structured clone over the channel: typed arrays and nested objects arrive as they were sent.
     serialization: 'advanced',
-    execArgv: FROM_SOURCE ? ['--import', 'tsx'] : process.execArgv,
+    // The server's flags, but not a debugger's: a second process on the same inspector port fails.
+    execArgv: FROM_SOURCE ? ['--import', 'tsx'] : process.execArgv.filter((a) => !a.startsWith('--inspect')),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   child.send({ type: 'init', taxonomies } satisfies ToWorker);
@@ -161,13 +171,18 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     w.kill();
   };
 
-  /** Sends to the worker; while a rendering waits, the channel keeps the process alive. */
-  const send = (w: ChildProcess, message: ToWorker) => {
-    w.channel?.ref();
-    w.send(message, (e) => {
-      if (e) w.emit('error', e);
+  /**
+   * Sends to the worker; while a rendering waits, the channel keeps the process alive. Resolves once
+   * the message is written, so a caller that awaits it lets the loop run between messages.
+   */
+  const send = (w: ChildProcess, message: ToWorker) =>
+    new Promise<void>((resolve) => {
+      w.channel?.ref();
+      w.send(message, (e) => {
+        if (e) w.emit('error', e);
+        resolve();
+      });
     });
-  };
 
   /**
    * The worker's lookup: stored analyses by key, sent in parts as they are read (one clone of 80 MB at
@@ -178,7 +193,7 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
     for (let i = 0; (i < keys.length || i === 0) && worker === w; i += LOOKUP_PART) {
       const part = keys.slice(i, i + LOOKUP_PART);
       const found = options.analyses && part.length > 0 ? await options.analyses.read(part).catch((e: unknown) => (cacheError(e), [])) : [];
-      send(w, { type: 'analyses', id, found, last: i + LOOKUP_PART >= keys.length });
+      void send(w, { type: 'analyses', id, found, last: i + LOOKUP_PART >= keys.length });
     }
   };
 
@@ -194,6 +209,8 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
   };
 
   const ensureWorker = (): ChildProcess => {
+    // A rendering that waited (another replica's claim, say) while the server closed starts nothing.
+    checkOpen();
     clearTimeout(idleTimer);
     if (worker) return worker;
     const w = startWorker(options.taxonomies);
@@ -240,22 +257,28 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
       id,
       business: view.business,
       updatedAt: view.updatedAt,
-      // A copy (one memcpy) that the channel sends, while the snapshot keeps serving its own bytes.
-      reviews: joinAnswer('[', [reviews], ']'),
       baseUrl: view.urls.base,
       fingerprint: fp,
       persist: options.analyses !== undefined,
       background,
     };
-    const reply = await new Promise<InsightsReply & { ok: true }>((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      send(ensureWorker(), request);
+    const w = ensureWorker();
+    const reply = new Promise<InsightsReply & { ok: true }>((resolve, reject) => waiting.set(id, { resolve, reject }));
+    // Rejected while the parts are still being sent (the worker ended): the caller sees it below.
+    reply.catch(() => undefined);
+    // The reviews first, in parts straight from the snapshot's bytes (the channel copies them).
+    for (let at = 0; at < reviews.length || at === 0; at += REVIEWS_PART) {
+      await send(w, { type: 'reviews', id, bytes: reviews.subarray(at, at + REVIEWS_PART) });
+      if (worker !== w) break; // it ended meanwhile: `reply` has been rejected
+    }
+    if (worker === w) void send(w, request);
+    return reply.then((r) => {
+      runs.computed += 1;
+      runs.analyzed += r.analyzed;
+      runs.restored += r.restored;
+      options.onRun?.('computed');
+      return r;
     });
-    runs.computed += 1;
-    runs.analyzed += reply.analyzed;
-    runs.restored += reply.restored;
-    options.onRun?.('computed');
-    return reply;
   };
 
   /** The last document is now this one. One another replica stored is not stored again (no input hash). */
@@ -313,7 +336,10 @@ export function createInsightsRenderer(options: InsightsRendererOptions): Insigh
         // exit before this await settles (a shutdown's top-level await, exit code 13).
         w.ref();
         w.kill();
+        // A worker that does not end (stopped, say) is killed outright rather than holding the shutdown.
+        const force = setTimeout(() => w.kill('SIGKILL'), WORKER_EXIT_MS);
         await exited;
+        clearTimeout(force);
       }
       // The analyses already received are stored before the store closes; those of a rendering cut
       // off here are computed again by the next process.
