@@ -155,6 +155,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     const websub = createWebSubHub({
       config,
       store: createWebSubStore(database.db, database.dialect),
+      shared: database.dialect === 'postgres',
       snapshots,
       urls,
       logger,

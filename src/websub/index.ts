@@ -44,6 +44,11 @@ export interface WebSubHubDeps {
   scheduler?: Scheduler;
   client?: CallbackClient;
   pollMs?: number;
+  /**
+   * Whether other replicas may share the outbox (PostgreSQL). A lone process (SQLite) sends every
+   * delivery itself, so nothing is left for helpers (HELP_DELAY_MS is 0).
+   */
+  shared?: boolean;
   /** Called with each delivery's outcome (delivered, gone, failed): the metrics counter. */
   onDelivery?: (outcome: string) => void;
 }
@@ -84,6 +89,7 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
     timeoutMs: config.WEBSUB_TIMEOUT_MS,
     retryDelaysSeconds: config.WEBSUB_RETRY_DELAYS,
     ...(deps.pollMs !== undefined ? { pollMs: deps.pollMs } : {}),
+    ...(deps.shared === false ? { helpDelayMs: 0 } : {}),
     ...(deps.onDelivery ? { onDelivery: deps.onDelivery } : {}),
   });
   const lease = { min: config.WEBSUB_LEASE_MIN, max: config.WEBSUB_LEASE_MAX, default: config.WEBSUB_LEASE_DEFAULT };
