@@ -42,8 +42,9 @@ export function withOptionalKeys<T>(schema: T, keys: readonly string[]): T {
  * The schema with each of `keys` moved from `properties` to `patternProperties` (anchored, so it matches
  * that one name). `search_reviews` keeps `properties` equal to the REST search parameters, which clients
  * compare with `GET /api/reviews/search` (contract §5: "the same filters"); the MCP-only `fields` argument
- * of §5's later paragraph is declared beside them, so a validator with `additionalProperties: false`
- * still accepts it and a model still reads its description.
+ * of §5's later paragraph is declared beside them, so a client that validates arguments, even against
+ * the schema closed with `additionalProperties: false`, still accepts it, and a model still reads its
+ * description (the tool's description names it too).
  */
 export function withPatternKeys(schema: JsonSchemaObject, keys: readonly string[]): JsonSchemaObject {
   const properties = schema.properties as Record<string, unknown> | undefined;
@@ -54,7 +55,9 @@ export function withPatternKeys(schema: JsonSchemaObject, keys: readonly string[
     if (keys.includes(key)) patterns[`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`] = value;
     else kept[key] = value;
   }
-  const out: JsonSchemaObject = { ...schema, properties: kept, patternProperties: patterns };
-  if (Array.isArray(schema.required)) out.required = (schema.required as string[]).filter((k) => !keys.includes(k));
-  return out;
+  // patternProperties cannot make a key required: only optional arguments may move.
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const moved = keys.filter((k) => required.includes(k));
+  if (moved.length > 0) throw new Error(`cannot declare required arguments under patternProperties: ${moved.join(', ')}`);
+  return { ...schema, properties: kept, patternProperties: patterns };
 }
