@@ -33,10 +33,10 @@ interface Entries<T extends object> {
   asked: Set<string>;
   askedChars: number;
   /**
-   * Answers larger than the budget, held weakly: requests for one while an earlier response still holds
-   * it in memory share it instead of each building a copy (a since answer for an old date is 36 MB at
-   * 100k reviews, and ten concurrent clients cost 360 MB, issue 15 memory row). Nothing stays alive
-   * for this beyond what the garbage collector has not yet freed.
+   * Answers larger than the budget, held weakly: until the collector reclaims one, requests for it share
+   * it instead of each building a copy (a since answer for an old date is 36 MB at 100k reviews, and ten
+   * concurrent clients each built and hashed their own: 688 MB, issue 15 memory row). Best effort by
+   * design: nothing is kept alive for it, so it lasts until the next collection that finds it unused.
    */
   oversize: Map<string, WeakRef<T>>;
 }
