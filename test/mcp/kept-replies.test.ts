@@ -6,7 +6,7 @@ import { createSessionManager, type SessionManager } from '../../src/mcp/session
 import type { Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
-import { createMcpTestApp, legacyHeaders, INITIALIZE, LEGACY_VERSION, rpc, type McpTestApp } from './mcp-harness.js';
+import { countingServerFactory, createMcpTestApp, legacyHeaders, INITIALIZE, LEGACY_VERSION, rpc, type McpTestApp } from './mcp-harness.js';
 
 const call = (id: string | number, args: Record<string, unknown> = { rating: 5, limit: 2 }, name = 'search_reviews') =>
   rpc(id as number, 'tools/call', { name, arguments: args });
@@ -105,7 +105,7 @@ describe('MCP 2025-era tool calls with kept replies', () => {
   let sessions: SessionManager;
   let clock = Date.parse('2026-01-01T00:00:00Z');
   let snapshot: Snapshot;
-  let toolReads = 0;
+  const tools = { reads: 0 };
   beforeAll(async () => {
     t = await createMcpTestApp();
     snapshot = t.snapshot;
@@ -124,15 +124,7 @@ describe('MCP 2025-era tool calls with kept replies', () => {
   });
 
   function handlers(maxAnswerBytes = 1 << 22) {
-    const counted = createServerFactory({
-      snapshots: {
-        current: () => {
-          toolReads++;
-          return snapshot;
-        },
-      },
-      urls: t.urls,
-    });
+    const counted = countingServerFactory(t.urls, () => snapshot, tools);
     const plainFactory = createServerFactory({ snapshots: { current: () => snapshot }, urls: t.urls });
     const limits = { maxBatch: 20, maxAnswerBytes };
     const kept = createLegacyHandler({
@@ -143,7 +135,7 @@ describe('MCP 2025-era tool calls with kept replies', () => {
     });
     const plain = createLegacyHandler({ factory: () => plainFactory(), sessions, limits });
     // Making the shared instance read it once (its instructions); from now on, only tools do.
-    toolReads = 0;
+    tools.reads = 0;
     return { kept, plain, close: () => Promise.all([kept.close(), plain.close()]) };
   }
 
@@ -173,22 +165,22 @@ describe('MCP 2025-era tool calls with kept replies', () => {
         expect(ours.status).toBe(200);
         expect({ ...ours, body: text(ours) }).toEqual({ ...theirs, body: text(theirs) });
       }
-      expect(toolReads).toBe(2);
+      expect(tools.reads).toBe(2);
       // Another session of the same version: its own Mcp-Session-Id, the same reply bytes.
       const other = await session();
       const ours = await kept.handle(request(legacyHeaders(other)), call(4));
       expect(ours.sessionId).toBe(other);
       expect(text(ours)).toBe(text(await plain.handle(request(legacyHeaders(other)), call(4))));
-      expect(toolReads).toBe(2);
+      expect(tools.reads).toBe(2);
       // A session of another negotiated version is another scope: served by the SDK.
       const older = await session('2025-06-18');
       const olderAnswer = await kept.handle(request(legacyHeaders(older, '2025-06-18')), call(5));
       expect(text(olderAnswer)).toBe(text(await plain.handle(request(legacyHeaders(older, '2025-06-18')), call(5))));
-      expect(toolReads).toBe(3);
+      expect(tools.reads).toBe(3);
       // A new snapshot: served by the SDK again.
       snapshot = Object.create(t.snapshot) as Snapshot;
       expect(text(await kept.handle(request(headers), call(6)))).toBe(text(await plain.handle(request(headers), call(6))));
-      expect(toolReads).toBe(4);
+      expect(tools.reads).toBe(4);
     } finally {
       snapshot = t.snapshot;
       await close();
@@ -200,7 +192,7 @@ describe('MCP 2025-era tool calls with kept replies', () => {
     try {
       const id = await session();
       for (const rid of [1, 2, 3]) await kept.handle(request(legacyHeaders(id)), call(rid));
-      const reads = toolReads;
+      const reads = tools.reads;
       const cases: Record<string, string>[] = [
         { ...legacyHeaders(), 'mcp-protocol-version': LEGACY_VERSION },
         legacyHeaders('A'.repeat(43)),
@@ -220,7 +212,7 @@ describe('MCP 2025-era tool calls with kept replies', () => {
       const expired = await kept.handle(request(legacyHeaders(id)), call(10));
       expect(expired.status).toBe(404);
       expect(JSON.parse(text(expired)!)).toMatchObject({ id: 10, error: { code: -32001 } });
-      expect(toolReads).toBe(reads);
+      expect(tools.reads).toBe(reads);
     } finally {
       await close();
     }

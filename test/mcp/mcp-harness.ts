@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
 import { registerMcp, type McpEndpoint, type McpLimits } from '../../src/mcp/register-mcp.js';
+import { createServerFactory } from '../../src/mcp/server-factory.js';
 import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
@@ -102,3 +103,19 @@ export const INITIALIZE = rpc(1, 'initialize', {
   capabilities: {},
   clientInfo: { name: 'review-data-tests', version: '1.0.0' },
 });
+
+/**
+ * A server factory whose instances read `current()` and count each read in `counter.reads`: after an
+ * instance's first read (its instructions), only tools read it, so a kept reply shows as no read.
+ */
+export function countingServerFactory(urls: ServiceUrls, current: () => Snapshot, counter: { reads: number }) {
+  return createServerFactory({
+    snapshots: {
+      current: () => {
+        counter.reads++;
+        return current();
+      },
+    },
+    urls,
+  });
+}

@@ -4,7 +4,7 @@ import { createKeptReplies } from '../../src/mcp/kept-replies.js';
 import { ModernDispatchTransport } from '../../src/mcp/modern-dispatch-transport.js';
 import { createModernToolCalls } from '../../src/mcp/modern-tool-calls.js';
 import { createServerFactory, TOOL_NAMES } from '../../src/mcp/server-factory.js';
-import { createMcpTestApp, MODERN_VERSION, type McpTestApp } from './mcp-harness.js';
+import { countingServerFactory, createMcpTestApp, MODERN_VERSION, type McpTestApp } from './mcp-harness.js';
 
 /** 2026-07-28 tool calls served on a shared instance answer exactly as the SDK's createMcpHandler. */
 describe('MCP 2026-07-28 tool calls', () => {
@@ -96,18 +96,10 @@ describe('MCP 2026-07-28 tool calls', () => {
   });
 
   it('a repeated call gets the reply the SDK gave to the same params, under its own id, without running again', async () => {
-    let toolReads = 0;
+    const tools = { reads: 0 };
     let snapshot = t.snapshot;
     // The tools read this source; the calls key their replies by the snapshot of the other.
-    const counted = createServerFactory({
-      snapshots: {
-        current: () => {
-          toolReads++;
-          return snapshot;
-        },
-      },
-      urls: t.urls,
-    });
+    const counted = countingServerFactory(t.urls, () => snapshot, tools);
     let budget = 1 << 20;
     const calls = createModernToolCalls({
       factory: counted,
@@ -115,7 +107,7 @@ describe('MCP 2026-07-28 tool calls', () => {
       replies: createKeptReplies({ snapshots: { current: () => snapshot }, budget: () => budget }),
     });
     // Making the server instance read it once (its instructions); from now on, only tools do.
-    toolReads = 0;
+    tools.reads = 0;
     const answer = async (body: JSONRPCRequest, name = 'search_reviews') => {
       const a = await calls.call((h) => headers(name)[h], body);
       return a && (Buffer.isBuffer(a.body) ? a.body.toString('utf8') : a.body);
@@ -133,23 +125,23 @@ describe('MCP 2026-07-28 tool calls', () => {
           await theirs(toolCall(id as number, 'search_reviews', args)),
         );
       // Kept from the second call on (answer-cache.ts, askedBefore): the SDK ran for the first two only.
-      expect(toolReads).toBe(2);
+      expect(tools.reads).toBe(2);
       // Other params, a header that differs from the message, an id the SDK refuses: not a repeat.
       expect(await answer(toolCall(3, 'search_reviews', { rating: 5, limit: 3 }))).toBe(
         await theirs(toolCall(3, 'search_reviews', { rating: 5, limit: 3 })),
       );
-      expect(toolReads).toBe(3);
+      expect(tools.reads).toBe(3);
       expect(await answer(toolCall(4, 'search_reviews', args), 'get_business')).toBeUndefined();
       expect(await answer(toolCall(1.5, 'search_reviews', args))).toBeUndefined();
-      expect(toolReads).toBe(3);
+      expect(tools.reads).toBe(3);
       // A new snapshot, or no budget: served by the SDK again.
       snapshot = Object.create(t.snapshot) as typeof snapshot;
       expect(await answer(toolCall(5, 'search_reviews', args))).toBe(await theirs(toolCall(5, 'search_reviews', args)));
-      expect(toolReads).toBe(4);
+      expect(tools.reads).toBe(4);
       budget = 0;
       await answer(toolCall(6, 'search_reviews', args));
       await answer(toolCall(7, 'search_reviews', args));
-      expect(toolReads).toBe(6);
+      expect(tools.reads).toBe(6);
     } finally {
       await calls.close();
     }
