@@ -5,9 +5,8 @@ import type { Snapshot } from './snapshot.js';
  * snapshot's answer to the same request is always the same bytes, so an answer is kept until its
  * snapshot is dropped (the WeakMap lets it go with the snapshot) or the budget needs its room; an answer
  * larger than the whole budget is served but not kept, only shared (see `oversize`), and a budget of 0
- * keeps and shares nothing. Since answers
- * (issue 11, M3: 64 old dates at 50k reviews used to keep 1.7 GB) and search answers (issue 15: a
- * repeated search costs a lookup and a write) each have one.
+ * keeps and shares nothing. Since answers (issue 11, M3: 64 old dates at 50k reviews used to keep
+ * 1.7 GB) and search answers (issue 15: a repeated search costs a lookup and a write) each have one.
  */
 export interface AnswerCache<T extends { body: Buffer }> {
   /** The cached answer to `key` in `snapshot`, or undefined. A hit becomes the most recently used. */

@@ -37,7 +37,7 @@ function send(message: FromWorker): void {
 }
 
 // Each request's reviews, in the parts they came in, until the request itself comes.
-const reviewParts = new Map<number, Buffer[]>();
+const reviewParts = new Map<number, Uint8Array[]>();
 
 function loadEngine(): Promise<InsightsEngine> {
   const loading = Promise.all([import('../../insights/engine.js'), import('../../absa-models.js')]).then(([m, models]) =>
@@ -113,7 +113,7 @@ process.on('message', (msg: ToWorker) => {
   }
   if (msg.type === 'reviews') {
     const parts = reviewParts.get(msg.id) ?? [];
-    parts.push(Buffer.from(msg.bytes.buffer, msg.bytes.byteOffset, msg.bytes.byteLength));
+    parts.push(msg.bytes);
     reviewParts.set(msg.id, parts);
     return;
   }
