@@ -11,8 +11,14 @@ import { createSyncEngine, type SyncEngine, type SyncLog } from './sync-engine.j
 import { createSyncScheduler } from './sync-scheduler.js';
 import { createTrustpilotConnector } from './trustpilot-connector.js';
 
-/** A run's claim lapses this long after its last renewal (renewed every third of it while it works). */
-const LEASE_MS = 60_000;
+/**
+ * How long a run's claim outlives its last renewal (it is renewed every third of that while the run
+ * works): the time a replica killed mid-run holds up the others. Never more than a minute, and never
+ * more than two intervals, so a dead holder delays the next run by about an interval at most.
+ */
+export function claimLeaseMs(config: Config): number {
+  return Math.min(60_000, Math.max(10_000, 2 * config.SYNC_INTERVAL_SECONDS * 1000));
+}
 
 export function platformHttp(config: Config, signal?: AbortSignal): PlatformHttpOptions {
   return { timeoutMs: config.SYNC_TIMEOUT_MS, tries: 3, baseDelayMs: 1000, maxDelayMs: 30_000, ...(signal ? { signal } : {}) };
@@ -74,7 +80,7 @@ export function createPlatformSync(deps: PlatformSyncDeps): PlatformSync {
     state: deps.state,
     connectors,
     holder: deps.holder,
-    leaseMs: LEASE_MS,
+    leaseMs: claimLeaseMs(deps.config),
     log: deps.log,
     signal: stopping.signal,
     ...(deps.onRun ? { onRun: deps.onRun } : {}),

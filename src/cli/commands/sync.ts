@@ -4,13 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../config.js';
 import { SYNC_SOURCES, type SyncSource } from '../../domain/sync-ports.js';
 import { createSyncStateStore } from '../../storage/sync-state-store.js';
-import { configuredConnectors, platformHttp } from '../../sync/index.js';
+import { claimLeaseMs, configuredConnectors, platformHttp } from '../../sync/index.js';
 import { createSyncEngine, type SyncRunResult } from '../../sync/sync-engine.js';
 import { parseCommandArgs } from '../args.js';
 import { OperatorError, UsageError, type CliCommand } from '../command.js';
 import { withStore } from './database.js';
 
-const LEASE_MS = 60_000;
 /** How often the command asks again while another process runs this platform's sync. */
 const WAIT_STEP_MS = 500;
 
@@ -51,7 +50,7 @@ export const syncCommand: CliCommand = {
         state,
         connectors,
         holder: `cli:${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-        leaseMs: LEASE_MS,
+        leaseMs: claimLeaseMs(config),
         log,
       });
       // A run in progress elsewhere (a server's) ends first: its listing may predate what this one sees.
