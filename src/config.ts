@@ -71,6 +71,9 @@ export const ConfigSchema = z
     GOOGLE_REFRESH_TOKEN: z.string().min(1).optional(),
     GOOGLE_API_URL: platformUrl.default('https://mybusiness.googleapis.com'),
     GOOGLE_TOKEN_URL: platformUrl.default('https://oauth2.googleapis.com/token'),
+    /** Where `connect google` lists the account's locations (Account Management and Business Information APIs). */
+    GOOGLE_ACCOUNTS_API_URL: platformUrl.default('https://mybusinessaccountmanagement.googleapis.com'),
+    GOOGLE_BUSINESS_INFO_API_URL: platformUrl.default('https://mybusinessbusinessinformation.googleapis.com'),
     /** Where `connect google` sends the owner to consent (Google's OAuth 2.0 authorization endpoint). */
     GOOGLE_AUTH_URL: platformUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
     /** Enables POST /api/sync/google?token=… for Pub/Sub push notifications; unset, that path is a 404. */

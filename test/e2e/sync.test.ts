@@ -197,6 +197,8 @@ describe('live sync with Google on SQLite (contract §3.2)', () => {
       GOOGLE_CLIENT_SECRET: GOOGLE_CLIENT.secret,
       GOOGLE_TOKEN_URL: `${google.url}/token`,
       GOOGLE_AUTH_URL: `${google.url}/auth`,
+      GOOGLE_ACCOUNTS_API_URL: google.url,
+      GOOGLE_BUSINESS_INFO_API_URL: google.url,
     };
     const child = spawn(process.execPath, [CLI, 'connect', 'google'], { cwd: PACKAGE_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -224,8 +226,19 @@ describe('live sync with Google on SQLite (contract §3.2)', () => {
     expect(await back.text()).toContain('Connected');
     expect(await exit).toBe(0);
     expect(out).toMatch(/Connected: the refresh token is stored in/);
+    // It lists the locations the account manages, to copy into GOOGLE_LOCATION.
+    expect(out).toContain(`  ${GOOGLE_LOCATION}  Test Plumbing, Main St`);
     expectNoSecret('connect output', out);
     expect((await fs.stat(file)).mode & 0o077).toBe(0);
+
+    // Before Google approves the project, listing locations fails, said plainly; --locations lists them later.
+    google.approved = false;
+    const early = await runCli(['connect', 'google', '--locations'], env as Record<string, string>);
+    expect(early.code).toBe(0);
+    expect(early.stdout).toMatch(/Could not list the account's locations yet \(the Google accounts list answered HTTP 429 \(3 tries\)\)/);
+    google.approved = true;
+    const later = await runCli(['connect', 'google', '--locations'], env as Record<string, string>);
+    expect(later.stdout).toContain(`  ${GOOGLE_LOCATION}  Test Plumbing, Main St`);
 
     // Sync now works with the stored token alone.
     const { GOOGLE_AUTH_URL: _a, ...syncEnv } = env;

@@ -103,6 +103,8 @@ export class FakeGoogle extends FakeServer {
   readonly codes = new Map<string, { challenge: string; redirectUri: string }>();
   refreshToken = GOOGLE_REFRESH;
   expiresIn = 3599;
+  /** Before Google approves a project's Business Profile API access, its quota is 0: every call is a 429. */
+  approved = true;
 
   add(...reviews: Record<string, unknown>[]): void {
     for (const r of reviews) this.reviews.set(String(r.reviewId), r);
@@ -117,6 +119,15 @@ export class FakeGoogle extends FakeServer {
   protected handle(entry: Logged, send: (status: number, body: unknown, headers?: Record<string, string>) => void) {
     if (entry.method === 'POST' && entry.path === '/token') return this.token(entry, send);
     if (entry.method === 'GET' && entry.path === `/v4/${GOOGLE_LOCATION}/reviews`) return this.list(entry, send);
+    const [, account, location] = /^(accounts\/\d+)\/(locations\/\d+)$/.exec(GOOGLE_LOCATION)!;
+    if (entry.method === 'GET' && (entry.path === '/v1/accounts' || entry.path === `/v1/${account}/locations`)) {
+      const token = String(entry.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+      if (!this.issued.has(token)) return send(401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
+      if (!this.approved) return send(429, { error: { code: 429, message: "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'mybusinessaccountmanagement.googleapis.com': 0", status: 'RESOURCE_EXHAUSTED' } });
+      if (entry.path === '/v1/accounts') return send(200, { accounts: [{ name: account, accountName: 'Test Plumbing', type: 'PERSONAL' }] });
+      if (entry.query.readMask !== 'name,title') return send(400, { error: { code: 400, message: 'readMask is required' } });
+      return send(200, { locations: [{ name: location, title: 'Test Plumbing, Main St' }] });
+    }
     send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
   }
 
