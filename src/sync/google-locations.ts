@@ -34,7 +34,7 @@ async function pages<T extends z.ZodType<{ nextPageToken?: string | undefined }>
 ): Promise<z.infer<T>[]> {
   const out: z.infer<T>[] = [];
   const seen = new Set<string>();
-  for (let token: string | undefined; ; ) {
+  for (let token: string | undefined; ;) {
     const page = new URL(url);
     if (token) page.searchParams.set('pageToken', token);
     const access = await tokens.current();
@@ -56,9 +56,9 @@ async function pages<T extends z.ZodType<{ nextPageToken?: string | undefined }>
  */
 export async function listGoogleLocations(tokens: AccessTokens, apis: LocationApis, http: PlatformHttpOptions): Promise<GoogleLocation[]> {
   const base = (u: URL) => u.toString().replace(/\/+$/, '');
-  const accounts = (await pages(new URL(`${base(apis.accountsUrl)}/v1/accounts`), AccountsSchema, 'the Google accounts list', tokens, http)).flatMap(
-    (p) => p.accounts ?? [],
-  );
+  const accounts = (
+    await pages(new URL(`${base(apis.accountsUrl)}/v1/accounts`), AccountsSchema, 'the Google accounts list', tokens, http)
+  ).flatMap((p) => p.accounts ?? []);
   const found: GoogleLocation[] = [];
   for (const account of accounts) {
     const url = new URL(`${base(apis.businessInfoUrl)}/v1/${account.name}/locations`);

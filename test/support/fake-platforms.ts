@@ -123,8 +123,17 @@ export class FakeGoogle extends FakeServer {
     if (entry.method === 'GET' && (entry.path === '/v1/accounts' || entry.path === `/v1/${account}/locations`)) {
       const token = String(entry.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
       if (!this.issued.has(token)) return send(401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
-      if (!this.approved) return send(429, { error: { code: 429, message: "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'mybusinessaccountmanagement.googleapis.com': 0", status: 'RESOURCE_EXHAUSTED' } });
-      if (entry.path === '/v1/accounts') return send(200, { accounts: [{ name: account, accountName: 'Test Plumbing', type: 'PERSONAL' }] });
+      if (!this.approved)
+        return send(429, {
+          error: {
+            code: 429,
+            message:
+              "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'mybusinessaccountmanagement.googleapis.com': 0",
+            status: 'RESOURCE_EXHAUSTED',
+          },
+        });
+      if (entry.path === '/v1/accounts')
+        return send(200, { accounts: [{ name: account, accountName: 'Test Plumbing', type: 'PERSONAL' }] });
       if (entry.query.readMask !== 'name,title') return send(400, { error: { code: 400, message: 'readMask is required' } });
       return send(200, { locations: [{ name: location, title: 'Test Plumbing, Main St' }] });
     }

@@ -37,7 +37,9 @@ async function locationLines(config: Config, client: GoogleClient, state: SyncSt
     const apis = { accountsUrl: new URL(config.GOOGLE_ACCOUNTS_API_URL), businessInfoUrl: new URL(config.GOOGLE_BUSINESS_INFO_API_URL) };
     const found = await listGoogleLocations(tokens, apis, http);
     if (found.length === 0) return 'The account manages no Business Profile location: connect with the account that manages the business.';
-    return ['Locations this account manages (set GOOGLE_LOCATION to one of them):', ...found.map((l) => `  ${l.name}  ${l.title}`)].join('\n');
+    return ['Locations this account manages (set GOOGLE_LOCATION to one of them):', ...found.map((l) => `  ${l.name}  ${l.title}`)].join(
+      '\n',
+    );
   } catch (e) {
     if (!(e instanceof PlatformError)) throw e;
     return `Could not list the account's locations yet (${e.message}). Google answers these only once it has approved the project's access to the Business Profile APIs; then run 'review-data connect google --locations'.`;
