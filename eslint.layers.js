@@ -17,6 +17,7 @@ const MODULES = [
   'site',
   'mcp',
   'websub',
+  'sync',
   'cli',
   'server',
   'config',
@@ -37,6 +38,7 @@ export const ALLOWED = {
   http: ['domain', 'snapshot', 'insights', 'feeds', 'site'],
   mcp: ['domain', 'snapshot', 'insights'],
   websub: ['domain', 'snapshot', 'config'],
+  sync: ['domain', 'import', 'config'],
 };
 
 /** Packages that do I/O or serve requests: never in the pure cores. */

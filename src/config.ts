@@ -5,6 +5,15 @@ const bool = z
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
 const int = (min: number) => z.coerce.number().int().min(min);
 
+/**
+ * A platform endpoint (contract §3.2): https, or http on a loopback address (a local proxy, a test
+ * double): a token sent over plain http to another host could be read on the way.
+ */
+const platformUrl = z.url({ protocol: /^https?$/ }).refine((u) => {
+  const url = new URL(u);
+  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
+}, 'must be an https: URL (http: only on a loopback address such as 127.0.0.1)');
+
 /** The only DATABASE_URL whose missing directory is created: `npm start` in a fresh clone. */
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/reviews.db';
 
@@ -50,6 +59,35 @@ export const ConfigSchema = z
     WEBSUB_CA_FILE: z.string().min(1).optional(),
     WEBSUB_RATE_LIMIT: int(0).default(60),
     WEBSUB_CONCURRENCY: int(1).default(64),
+    // Live sync with the platforms (contract §3.2). Secrets among them are never logged or served.
+    /** `accounts/{account}/locations/{location}`: the Business Profile location whose reviews are synced. */
+    GOOGLE_LOCATION: z
+      .string()
+      .regex(/^accounts\/[^/\s]+\/locations\/[^/\s]+$/, 'must have the form accounts/{account}/locations/{location}')
+      .optional(),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    /** A refresh token for the business.manage scope; else the one `review-data connect google` stored. */
+    GOOGLE_REFRESH_TOKEN: z.string().min(1).optional(),
+    GOOGLE_API_URL: platformUrl.default('https://mybusiness.googleapis.com'),
+    GOOGLE_TOKEN_URL: platformUrl.default('https://oauth2.googleapis.com/token'),
+    /** Where `connect google` lists the account's locations (Account Management and Business Information APIs). */
+    GOOGLE_ACCOUNTS_API_URL: platformUrl.default('https://mybusinessaccountmanagement.googleapis.com'),
+    GOOGLE_BUSINESS_INFO_API_URL: platformUrl.default('https://mybusinessbusinessinformation.googleapis.com'),
+    /** Where `connect google` sends the owner to consent (Google's OAuth 2.0 authorization endpoint). */
+    GOOGLE_AUTH_URL: platformUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+    /** Enables POST /api/sync/google?token=… for Pub/Sub push notifications; unset, that path is a 404. */
+    GOOGLE_PUSH_TOKEN: z.string().min(16, 'must be at least 16 characters (a random value, e.g. openssl rand -hex 24)').optional(),
+    TRUSTPILOT_BUSINESS_UNIT_ID: z
+      .string()
+      .regex(/^[\w-]+$/, 'must be a Trustpilot business unit id (letters and digits)')
+      .optional(),
+    TRUSTPILOT_API_KEY: z.string().min(1).optional(),
+    TRUSTPILOT_API_URL: platformUrl.default('https://api.trustpilot.com'),
+    /** Seconds between scheduled sync runs (at least 5). */
+    SYNC_INTERVAL_SECONDS: int(5).default(900),
+    /** Each platform request's time limit (an attempt; up to 3 per request). */
+    SYNC_TIMEOUT_MS: int(100).default(15_000),
     /** Contract §8: /metrics answers only with `Authorization: Bearer <token>`; unset, /metrics is a 404. */
     METRICS_TOKEN: z.string().min(1).optional(),
     // Limits (README "Limits"): each bounds the work or memory one client can make the server spend.
@@ -75,6 +113,20 @@ export const ConfigSchema = z
       .string()
       .optional()
       .transform((v) => (v === undefined || v === 'false' ? false : v === 'true' ? true : v)),
+  })
+  .superRefine((c, ctx) => {
+    // A platform half configured is a mistake to say at start-up, not a sync that silently never runs.
+    const need = (keys: (keyof typeof c)[], when: string) => {
+      for (const key of keys)
+        if (c[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `is required when ${when} is set` });
+    };
+    // The OAuth client alone is what `review-data connect google` needs, before the location is chosen.
+    if (c.GOOGLE_CLIENT_ID !== undefined || c.GOOGLE_CLIENT_SECRET !== undefined)
+      need(['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'], c.GOOGLE_CLIENT_ID !== undefined ? 'GOOGLE_CLIENT_ID' : 'GOOGLE_CLIENT_SECRET');
+    const google = (['GOOGLE_LOCATION', 'GOOGLE_REFRESH_TOKEN', 'GOOGLE_PUSH_TOKEN'] as const).find((k) => c[k] !== undefined);
+    if (google) need(['GOOGLE_LOCATION', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'], google);
+    const trustpilot = (['TRUSTPILOT_BUSINESS_UNIT_ID', 'TRUSTPILOT_API_KEY'] as const).find((k) => c[k] !== undefined);
+    if (trustpilot) need(['TRUSTPILOT_BUSINESS_UNIT_ID', 'TRUSTPILOT_API_KEY'], trustpilot);
   })
   .transform((c) => ({
     ...c,

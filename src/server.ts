@@ -21,7 +21,9 @@ import { createDocumentCacheStore } from './storage/document-cache-store.js';
 import { PACKAGE_ROOT } from './package-root.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createReviewStore } from './storage/review-store.js';
+import { createSyncStateStore } from './storage/sync-state-store.js';
 import { createWebSubStore } from './storage/websub/index.js';
+import { createPlatformSync, type PlatformSync } from './sync/index.js';
 import { loadTaxonomyFile } from './taxonomy-file.js';
 import { createWebSubHub, type WebSubHub } from './websub/index.js';
 
@@ -39,6 +41,8 @@ export interface RunningServer {
   store: ReviewStore;
   websub: WebSubHub;
   metrics: ServiceMetrics;
+  /** Live sync with the platforms the configuration connects (contract §3.2); none when unconfigured. */
+  sync: PlatformSync;
   /** Graceful stop: no new connections, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -74,13 +78,15 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     // Its worker starts only for changed inputs and ends when idle; analyses are kept in the database.
     const documentStore = createDocumentCacheStore(database.db);
     const metrics = createServiceMetrics();
+    // This process, as the claims in the store name it (shared insights renderings, sync runs).
+    const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     // PostgreSQL is the replicas' mode: there one replica renders each new insights document and the others
     // read it from the database (issue 15, fan-out). SQLite, one process: it renders every one itself.
     const shared =
       database.dialect === 'postgres' && config.INSIGHTS_RENDER_LEASE_MS > 0
         ? {
             store: documentStore,
-            holder: `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+            holder,
             leaseMs: config.INSIGHTS_RENDER_LEASE_MS,
             pollMs: SHARED_RENDERING_POLL_MS,
             onError: (err: unknown) => logger.warn({ err }, 'could not claim or read a shared insights rendering; rendering it here'),
@@ -161,6 +167,14 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       logger,
       onDelivery: (outcome) => metrics.countDelivery(outcome),
     });
+    const sync = createPlatformSync({
+      config,
+      store,
+      state: createSyncStateStore(database.db),
+      holder,
+      log: logger,
+      onRun: (source, outcome) => metrics.countSyncRun(source, outcome),
+    });
     metrics.setSources(createMetricSources(database.db, () => snapshots.current().view.reviews.length));
     const mcp = async (a: FastifyInstance) => {
       const sessionStore = createMcpSessionStore(database.db);
@@ -204,9 +218,11 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
           };
         },
       },
-      plugins: [websub.plugin, mcp],
+      plugins: [websub.plugin, mcp, ...(sync.plugin ? [sync.plugin] : [])],
     });
     websub.start();
+    // The start-up run, then every SYNC_INTERVAL_SECONDS; a platform that is down never stops serving.
+    sync.start();
     // Once idle after a build, give its memory back (issue 15, resident memory: ops/idle-memory.ts); not
     // while a slow document (insights) is still being rendered for the current data.
     const idleMemory = startIdleMemory({
@@ -225,7 +241,9 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       store,
       websub,
       metrics,
+      sync,
       async close() {
+        await sync.close();
         snapshots.stop();
         await idleMemory.stop();
         await app.close();

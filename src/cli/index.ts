@@ -33,6 +33,14 @@ const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/backup.js')).backupCommand,
   },
   {
+    name: 'sync',
+    load: async () => (await import('./commands/sync.js')).syncCommand,
+  },
+  {
+    name: 'connect',
+    load: async () => (await import('./commands/connect.js')).connectCommand,
+  },
+  {
     name: 'subscriptions',
     load: async () => (await import('./commands/subscriptions.js')).subscriptionsCommand,
   },

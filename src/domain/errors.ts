@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   invalid_parameters: { status: 400, title: 'Invalid parameters' },
   invalid_request: { status: 400, title: 'Invalid request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   not_acceptable: { status: 406, title: 'Not acceptable' },

@@ -1,4 +1,5 @@
 import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { checkDeletions } from './deletion-guard.js';
 import type { ImportSummary } from './ports.js';
 import { isPublished, type StoredReview } from './review.js';
 
@@ -33,7 +34,16 @@ export type IncomingReview = Omit<StoredReview, 'updated_at'> & {
 export interface ExistingRow {
   content_hash: string;
   updated_at: string;
+  /** The stored record's `source.platform`. */
+  platform: string | null;
 }
+
+/**
+ * What an import deletes: nothing (upsert), every stored review it does not hold (`--replace`), or the
+ * stored reviews of one platform that a complete listing of that platform no longer holds (a sync,
+ * contract §3.2), within the deletion guard unless `allowDeletions`.
+ */
+export type ImportScope = 'upsert' | 'replace' | { platform: string; allowDeletions: boolean };
 
 export interface ImportPlan {
   /** Rows to write, with their content hash and the updated_at they get. */
@@ -44,12 +54,12 @@ export interface ImportPlan {
 
 /**
  * Decides what an import changes (contract §3): upsert by id; a record whose content is unchanged
- * keeps its stored `updated_at`, so re-importing an export is a no-op; `replace` deletes the rest.
+ * keeps its stored `updated_at`, so re-importing an export is a no-op; the scope says what is deleted.
  */
 export function planImport(
   existing: ReadonlyMap<string, ExistingRow>,
   incoming: readonly IncomingReview[],
-  replace: boolean,
+  scope: ImportScope,
   now: string,
 ): ImportPlan {
   const writes: ImportPlan['writes'] = [];
@@ -75,6 +85,16 @@ export function planImport(
       writes.push({ review: { ...review, updated_at: stamp }, content_hash: hash, isNew: false });
     }
   }
-  const deletes = replace ? [...existing.keys()].filter((id) => !seen.has(id)) : [];
+  const deletes: string[] = [];
+  if (scope !== 'upsert') {
+    const platform = typeof scope === 'object' ? scope.platform : undefined;
+    let stored = 0;
+    for (const [id, row] of existing) {
+      if (platform !== undefined && row.platform !== platform) continue;
+      stored++;
+      if (!seen.has(id)) deletes.push(id);
+    }
+    if (typeof scope === 'object') checkDeletions(scope.platform, deletes.length, stored, scope.allowDeletions);
+  }
   return { writes, deletes, summary: { added, updated, unchanged, deleted: deletes.length, unpublished } };
 }

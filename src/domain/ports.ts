@@ -51,6 +51,12 @@ export interface ImportInput {
   reviews: IncomingReview[];
   /** Make the stored set equal to `reviews`: others are deleted (contract §3 `--replace`). */
   replace: boolean;
+  /**
+   * `reviews` is a complete listing of this platform (a sync, contract §3.2): the stored reviews of the
+   * platform it does not hold are deleted, within the deletion guard (`checkDeletions`) unless
+   * `allowDeletions`; reviews of other platforms are kept. Wins over `replace`.
+   */
+  platformListing?: { platform: string; allowDeletions: boolean };
   /** This import is the bundled demo: its business is marked so that own data later replaces it. */
   demo?: boolean;
   /** Plan and count everything, then roll back: nothing is written (`import --dry-run`). */

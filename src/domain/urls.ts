@@ -33,3 +33,11 @@ export function createServiceUrls(baseUrl: string): ServiceUrls {
     reviewPage: (id) => `${base}/reviews/${encodeURIComponent(id)}`,
   };
 }
+
+/**
+ * A request URL as logs show it: the value of a `token` query parameter (the Pub/Sub push endpoint's
+ * shared secret, contract §3.2) is masked, so no log line carries a secret.
+ */
+export function loggedUrl(url: string): string {
+  return url.includes('token=') ? url.replace(/([?&]token=)[^&#]*/gi, '$1***') : url;
+}

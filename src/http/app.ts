@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { ServiceUrls } from '../domain/urls.js';
+import { loggedUrl, type ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { fastPathsOf, serveFastPaths } from './fast-path.js';
@@ -116,7 +116,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     const route = request.routeOptions.url ?? 'unmatched';
     deps.ops?.metrics?.observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip },
+      {
+        method: request.method,
+        url: loggedUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ip: request.ip,
+      },
       'request',
     );
   });
@@ -135,7 +141,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
             {
               reqId: genReqId(),
               method: request.method,
-              url: request.url,
+              url: loggedUrl(request.url ?? ''),
               status,
               ms: Math.round(ms * 10) / 10,
               ip: request.socket.remoteAddress,

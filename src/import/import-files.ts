@@ -1,12 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { EMPTY_BUSINESS } from '../domain/business.js';
-import { createMentionMatcher } from '../domain/mentions.js';
 import type { ImportSummary, ReviewStore } from '../domain/ports.js';
+import { applyRecords } from './apply-records.js';
 import { parseColumnMap } from './header-synonyms.js';
 import { formatOf, readRecords, type ImportFormat, type RawFile } from './raw-records.js';
 import type { DateOrder } from './sheet-values.js';
-import { toIncoming, validateFiles, type ImportProblem } from './validate-records.js';
+import type { ImportProblem } from './validate-records.js';
 
 export interface ImportOptions {
   files: string[];
@@ -129,27 +128,6 @@ export async function importFiles(store: ReviewStore, options: ImportOptions): P
           message: `--map names a column no file has ("${key}", compared without case and punctuation)`,
         });
 
-  const validated = validateFiles(files, {
-    assumeVerified: options.assumeVerified,
-    ...(options.platform ? { platform: options.platform } : {}),
-  });
-  problems.push(...validated.problems);
-  options.onProgress?.('validate', validated.records.length, validated.records.length);
-  if (problems.length > 0) return { ok: false, problems };
-
-  // Mentions are matched against the catalog that will be stored: the file's, else the stored one.
-  const business = validated.business ?? (await store.business()) ?? EMPTY_BUSINESS;
-  const matcher = createMentionMatcher(business);
-  const reviews = validated.records.map((r) => toIncoming(r.review, matcher));
-  const summary = await store.applyImport(
-    {
-      ...(validated.business ? { business: validated.business } : {}),
-      reviews,
-      replace: options.replace,
-      ...(options.demo ? { demo: true } : {}),
-      ...(options.dryRun ? { dryRun: true } : {}),
-    },
-    (done, total) => options.onProgress?.('write', done, total),
-  );
-  return { ok: true, summary, records: reviews.length, skipped, business: validated.business !== undefined };
+  const applied = await applyRecords(store, files, options, problems);
+  return applied.ok ? { ...applied, skipped } : applied;
 }

@@ -1,5 +1,5 @@
 import { decodeUtf8 } from './decode-text.js';
-import { fromGbpReview, gbpReviewsOf, isEmptyGbpList } from './gbp.js';
+import { fromGbpReview, gbpReviewsOf, isEmptyGbpList, type MappedRecord } from './gbp.js';
 import { readSpreadsheet, type SpreadsheetOptions } from './spreadsheet.js';
 
 /** One record as read from a file, before validation, with where it came from. */
@@ -43,17 +43,23 @@ export function formatOf(file: string, explicit?: string): ImportFormat {
   throw new Error(`cannot tell the format of ${file}: name it .json, .jsonl or .csv, or pass --format json|jsonl|csv|gbp`);
 }
 
-/** Google Business Profile reviews as import records (contract §3.1). */
-function readGbp(reviews: unknown[]): RawFile {
-  const out: RawFile = { records: [], problems: [], kind: 'gbp' };
-  reviews.forEach((r, i) => {
-    const mapped = fromGbpReview(r);
+/**
+ * A platform's review objects as import records, each mapped by `map` (contract §3.1, §3.2): what a
+ * mapping cannot read is one problem per field, and the record is not validated again.
+ */
+export function mappedFile(items: readonly unknown[], map: (raw: unknown) => MappedRecord, kind?: RawFile['kind']): RawFile {
+  const out: RawFile = { records: [], problems: [], ...(kind ? { kind } : {}) };
+  items.forEach((r, i) => {
+    const mapped = map(r);
     const id = typeof mapped.value.id === 'string' ? mapped.value.id : undefined;
     for (const p of mapped.problems) out.problems.push({ record: i + 1, ...(id ? { id } : {}), path: p.path, message: p.message });
     out.records.push({ record: i + 1, value: mapped.value, skip: mapped.problems.length ? ['(record)'] : [] });
   });
   return out;
 }
+
+/** Google Business Profile reviews as import records (contract §3.1): a file's, or a sync's listing. */
+export const readGbp = (reviews: readonly unknown[]): RawFile => mappedFile(reviews, fromGbpReview, 'gbp');
 
 /**
  * A dataset document (`{business, reviews}`), a JSON array of reviews, or Google Business Profile

@@ -6,6 +6,8 @@ export interface MetricSources {
   mcpSessions(): Promise<number>;
   subscriptionsByState(): Promise<Record<string, number>>;
   outboxBacklog(): Promise<number>;
+  /** When each platform's last successful sync ended (contract §3.2), from the store: every replica agrees. */
+  lastSyncSuccesses(): Promise<Partial<Record<string, Date>>>;
 }
 
 export interface ServiceMetrics {
@@ -16,6 +18,8 @@ export interface ServiceMetrics {
   /** An insights rendering: computed here, unchanged inputs, or another replica's document adopted. */
   countInsights(outcome: string): void;
   countDelivery(outcome: string): void;
+  /** A platform sync run ended (contract §3.2): `success` or `failed`. */
+  countSyncRun(source: string, outcome: string): void;
   setSources(sources: MetricSources): void;
 }
 
@@ -79,6 +83,22 @@ export function createServiceMetrics(): ServiceMetrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const syncRuns = new client.Counter({
+    name: 'review_data_sync_runs_total',
+    help: 'Platform sync runs this process made, by platform and outcome (success, failed).',
+    labelNames: ['source', 'outcome'] as const,
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: 'review_data_sync_last_success_timestamp_seconds',
+    help: "When each platform's last successful sync ended (Unix seconds), whichever replica ran it.",
+    labelNames: ['source'] as const,
+    registers: [registry],
+    async collect() {
+      if (!sources) return;
+      for (const [source, at] of Object.entries(await sources.lastSyncSuccesses())) if (at) this.set({ source }, at.getTime() / 1000);
+    },
+  });
   new client.Gauge({
     name: 'published_reviews',
     help: 'Reviews in the current snapshot (published: verified and not hidden).',
@@ -135,6 +155,7 @@ export function createServiceMetrics(): ServiceMetrics {
     observeInsights: (s) => insights.observe(s),
     countInsights: (outcome) => insightsRuns.inc({ outcome }),
     countDelivery: (outcome) => deliveries.inc({ outcome }),
+    countSyncRun: (source, outcome) => syncRuns.inc({ source, outcome }),
     setSources(s) {
       sources = s;
     },

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { MetricSources } from '../ops/metrics.js';
 import type { Database } from './schema.js';
+import { createSyncStateStore } from './sync-state-store.js';
 import type { McpSessionsTable } from './mcp-session-store.js';
 
 type Count = number | string | bigint;
@@ -8,7 +9,9 @@ type Count = number | string | bigint;
 /** Store-side gauges for /metrics (contract §8), counted at scrape time with one query each. */
 export function createMetricSources(database: Kysely<Database>, publishedReviews: () => number): MetricSources {
   const db = database.withTables<{ mcp_sessions: McpSessionsTable }>();
+  const sync = createSyncStateStore(database);
   return {
+    lastSyncSuccesses: () => sync.lastSuccesses(),
     publishedReviews,
     async mcpSessions() {
       const now = new Date().toISOString();

@@ -219,9 +219,10 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
           }
         }
 
-        const existingRows = await trx.selectFrom('reviews').select(['id', 'content_hash', 'updated_at']).execute();
+        const existingRows = await trx.selectFrom('reviews').select(['id', 'content_hash', 'updated_at', 'platform']).execute();
         const existing = new Map<string, ExistingRow>(existingRows.map((r) => [r.id, r]));
-        const plan = planImport(existing, input.reviews, input.replace, stamp);
+        const scope = input.platformListing ?? (input.replace ? 'replace' : 'upsert');
+        const plan = planImport(existing, input.reviews, scope, stamp);
         const total = plan.writes.length + plan.deletes.length;
         let done = 0;
         // Each published row is stored with its public JSON (issue 15), so a start reads it as is.
@@ -239,6 +240,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
               doc: JSON.stringify(stored),
               content_hash,
               updated_at: stored.updated_at,
+              platform: stored.source.platform,
               public_doc: published ? JSON.stringify(toPublicReview(stored, catalog.matcher)) : null,
               public_key: published ? catalog.key : null,
             };
@@ -255,6 +257,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
                 doc: eb.ref('excluded.doc'),
                 content_hash: eb.ref('excluded.content_hash'),
                 updated_at: eb.ref('excluded.updated_at'),
+                platform: eb.ref('excluded.platform'),
                 public_doc: eb.ref('excluded.public_doc'),
                 public_key: eb.ref('excluded.public_key'),
               })),

@@ -29,6 +29,8 @@ export interface ReviewsTable {
   public_doc: string | null;
   /** The catalog key (`catalogKey`) that `public_doc`'s mentions were resolved against. */
   public_key: string | null;
+  /** `source.platform` of the record (migration 0010): a platform's listing replaces its own reviews. */
+  platform: string | null;
 }
 
 export interface DataVersionTable {
@@ -48,6 +50,8 @@ export interface Database {
   documents: DocumentsTable;
   review_analyses: ReviewAnalysesTable;
   render_claims: RenderClaimsTable;
+  sync_state: SyncStateTable;
+  sync_credentials: SyncCredentialsTable;
 }
 
 /** WebSub hub state (migration 0002): timestamps as ISO text, compared as text (same width, UTC). */
@@ -124,4 +128,26 @@ export interface RenderClaimsTable {
   holder: string;
   /** ISO timestamp; a claim past it is free to take over. */
   expires_at: string;
+}
+
+/** One row per review platform (migration 0010): the claim on its sync runs and how they ended. */
+export interface SyncStateTable {
+  source: string;
+  /** The process running a sync now (`host:pid:random`), or null. */
+  holder: string | null;
+  /** ISO timestamp; a claim past it is free to take over (its holder died or hangs). */
+  claim_expires_at: string | null;
+  last_started_at: string | null;
+  last_finished_at: string | null;
+  last_success_at: string | null;
+  /** `success` or `failed` (with `last_message`). */
+  last_outcome: string | null;
+  last_message: string | null;
+}
+
+/** OAuth refresh tokens that `review-data connect` stored (migration 0010). Secrets: never logged or served. */
+export interface SyncCredentialsTable {
+  source: string;
+  refresh_token: string;
+  updated_at: string;
 }

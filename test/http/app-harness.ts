@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp, type AppDeps } from '../../src/http/app.js';
 import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
@@ -17,11 +17,11 @@ export interface TestApp {
 }
 
 /** An app over one fixed snapshot, with the real document renderers (as `createServer` wires them). */
-export async function createTestApp(state: DatasetState = fixtureState()): Promise<TestApp> {
+export async function createTestApp(state: DatasetState = fixtureState(), deps: Partial<AppDeps> = {}): Promise<TestApp> {
   const config = loadConfig({ BASE_URL });
   const urls = createServiceUrls(config.BASE_URL);
   const snapshot = await renderSnapshot(state, urls, createDocumentRenderers().list);
-  const app = await createApp({ snapshots: { current: () => snapshot }, urls });
+  const app = await createApp({ snapshots: { current: () => snapshot }, urls, ...deps });
   return { app, snapshot, urls };
 }
 

@@ -80,7 +80,11 @@ describe('/metrics (contract §8)', () => {
       mcpSessions: async () => 3,
       subscriptionsByState: async () => ({ active: 2, expired: 1, pending_verification: 0 }),
       outboxBacklog: async () => 5,
+      lastSyncSuccesses: async () => ({ google: new Date('2026-05-01T12:00:00Z') }),
     });
+    metrics.countSyncRun('google', 'success');
+    metrics.countSyncRun('google', 'failed');
+    metrics.countSyncRun('google', 'success');
     withToken = await createApp({ snapshots: { current: () => snapshot }, urls, ops: { metrics, metricsToken: 's3cret' } });
   });
   afterAll(async () => {
@@ -113,6 +117,10 @@ describe('/metrics (contract §8)', () => {
     expect(text).toMatch(/^mcp_sessions 3$/m);
     expect(text).toMatch(/^websub_subscriptions\{state="active"\} 2$/m);
     expect(text).toMatch(/^websub_outbox_backlog 5$/m);
+    // Contract §3.2, "Seen from outside".
+    expect(text).toMatch(/^review_data_sync_runs_total\{source="google",outcome="success"\} 2$/m);
+    expect(text).toMatch(/^review_data_sync_runs_total\{source="google",outcome="failed"\} 1$/m);
+    expect(text).toMatch(/^review_data_sync_last_success_timestamp_seconds\{source="google"\} 1777636800$/m);
     expect(text).not.toMatch(/ Nan$/m);
   });
 });

@@ -3,6 +3,7 @@ import { describeAnalysisCacheStoreContract } from './analysis-cache-store.contr
 import { describeDocumentCacheStoreContract } from './document-cache-store.contract.js';
 import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
+import { describeSyncStoreContract } from './sync-state-store.contract.js';
 import { describeWebSubStoreContract } from './websub-store.contract.js';
 
 // PostgreSQL: a fresh database per test, dropped after it (and again, to be sure, when the file ends).
@@ -16,4 +17,5 @@ await describePostgres('PostgreSQL stores', ({ freshDatabase }) => {
   describeMcpSessionStoreContract('PostgreSQL', fresh);
   describeDocumentCacheStoreContract('PostgreSQL', fresh);
   describeAnalysisCacheStoreContract('PostgreSQL', fresh);
+  describeSyncStoreContract('PostgreSQL', fresh);
 });

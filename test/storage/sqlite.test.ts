@@ -5,6 +5,7 @@ import { describeAnalysisCacheStoreContract } from './analysis-cache-store.contr
 import { describeDocumentCacheStoreContract } from './document-cache-store.contract.js';
 import { describeMcpSessionStoreContract } from './mcp-session-store.contract.js';
 import { describeReviewStoreContract } from './review-store.contract.js';
+import { describeSyncStoreContract } from './sync-state-store.contract.js';
 import { describeWebSubStoreContract } from './websub-store.contract.js';
 
 // SQLite: a file in a fresh temporary directory per test (a file, not :memory:, so two handles share it).
@@ -21,3 +22,4 @@ describeWebSubStoreContract('SQLite', freshSqlite);
 describeMcpSessionStoreContract('SQLite', freshSqlite);
 describeDocumentCacheStoreContract('SQLite', freshSqlite);
 describeAnalysisCacheStoreContract('SQLite', freshSqlite);
+describeSyncStoreContract('SQLite', freshSqlite);

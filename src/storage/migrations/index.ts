@@ -8,6 +8,7 @@ import * as publicReviews0006 from './0006-public-reviews.js';
 import * as reviewAnalyses0007 from './0007-review-analyses.js';
 import * as publishedStampsIndex0008 from './0008-published-stamps-index.js';
 import * as renderClaims0009 from './0009-render-claims.js';
+import * as platformSync0010 from './0010-platform-sync.js';
 
 /**
  * Every migration, in order. A static list (not a folder scan) so the compiled build and the test
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-review-analyses': reviewAnalyses0007,
   '0008-published-stamps-index': publishedStampsIndex0008,
   '0009-render-claims': renderClaims0009,
+  '0010-platform-sync': platformSync0010,
 };
 
 export const migrationProvider: MigrationProvider = {
