@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import type { ImportSummary } from './ports.js';
 import { isPublished, type StoredReview } from './review.js';
+import { isSampleReviewId } from './sample.js';
 
 /**
  * The hash of what a review says, not of when it was written: `updated_at` is left out, and so are the
@@ -45,6 +46,8 @@ export interface ImportPlan {
 /**
  * Decides what an import changes (contract §3): upsert by id; a record whose content is unchanged
  * keeps its stored `updated_at`, so re-importing an export is a no-op; `replace` deletes the rest.
+ * Sample reviews step aside as the demo does (`sample.ts`): an import that brings any review that is
+ * not a sample deletes the stored samples it does not itself bring.
  */
 export function planImport(
   existing: ReadonlyMap<string, ExistingRow>,
@@ -75,6 +78,18 @@ export function planImport(
       writes.push({ review: { ...review, updated_at: stamp }, content_hash: hash, isNew: false });
     }
   }
-  const deletes = replace ? [...existing.keys()].filter((id) => !seen.has(id)) : [];
-  return { writes, deletes, summary: { added, updated, unchanged, deleted: deletes.length, unpublished } };
+  const ownData = incoming.some((r) => !isSampleReviewId(r.id));
+  const deletes: string[] = [];
+  let samples = 0;
+  for (const id of existing.keys()) {
+    if (seen.has(id)) continue;
+    const sample = ownData && isSampleReviewId(id);
+    if (sample) samples++;
+    if (replace || sample) deletes.push(id);
+  }
+  return {
+    writes,
+    deletes,
+    summary: { added, updated, unchanged, deleted: deletes.length - samples, unpublished, ...(samples > 0 ? { sample_removed: samples } : {}) },
+  };
 }
