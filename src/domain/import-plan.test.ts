@@ -56,7 +56,7 @@ describe('planImport (contract §3)', () => {
     expect(plan.deletes).toEqual(['gone']);
     expect(plan.summary.unpublished).toBe(2);
   });
-  it('removes stored sample reviews when the business\'s own reviews arrive, and keeps them otherwise', () => {
+  it("removes stored sample reviews when the business's own reviews arrive, and keeps them otherwise", () => {
     const existing = new Map([
       ['sample-1', { content_hash: 'x', updated_at: NOW }],
       ['sample-2', { content_hash: 'x', updated_at: NOW }],

@@ -90,6 +90,13 @@ export function planImport(
   return {
     writes,
     deletes,
-    summary: { added, updated, unchanged, deleted: deletes.length - samples, unpublished, ...(samples > 0 ? { sample_removed: samples } : {}) },
+    summary: {
+      added,
+      updated,
+      unchanged,
+      deleted: deletes.length - samples,
+      unpublished,
+      ...(samples > 0 ? { sample_removed: samples } : {}),
+    },
   };
 }

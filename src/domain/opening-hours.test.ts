@@ -3,7 +3,14 @@ import { isOpeningHours, suggestOpeningHours } from './opening-hours.js';
 
 describe('opening hours in schema.org form', () => {
   it('accepts day ranges, lists and time spans', () => {
-    for (const ok of ['Mo-Fr 08:00-18:00', 'Sa 09:00-12:00', 'Tu,Th 16:00-20:00', 'Mo-Fr 08:00-12:00,13:00-17:00', 'Mo-Su', 'Mo-Su 00:00-24:00'])
+    for (const ok of [
+      'Mo-Fr 08:00-18:00',
+      'Sa 09:00-12:00',
+      'Tu,Th 16:00-20:00',
+      'Mo-Fr 08:00-12:00,13:00-17:00',
+      'Mo-Su',
+      'Mo-Su 00:00-24:00',
+    ])
       expect(isOpeningHours(ok), ok).toBe(true);
   });
   it('refuses what people write instead, and suggests the schema.org form when it can read it', () => {

@@ -16,13 +16,30 @@ export function isOpeningHours(value: string): boolean {
 }
 
 const DAY_NAMES: Readonly<Record<string, string>> = {
-  mo: 'Mo', mon: 'Mo', monday: 'Mo',
-  tu: 'Tu', tue: 'Tu', tues: 'Tu', tuesday: 'Tu',
-  we: 'We', wed: 'We', wednesday: 'We',
-  th: 'Th', thu: 'Th', thur: 'Th', thurs: 'Th', thursday: 'Th',
-  fr: 'Fr', fri: 'Fr', friday: 'Fr',
-  sa: 'Sa', sat: 'Sa', saturday: 'Sa',
-  su: 'Su', sun: 'Su', sunday: 'Su',
+  mo: 'Mo',
+  mon: 'Mo',
+  monday: 'Mo',
+  tu: 'Tu',
+  tue: 'Tu',
+  tues: 'Tu',
+  tuesday: 'Tu',
+  we: 'We',
+  wed: 'We',
+  wednesday: 'We',
+  th: 'Th',
+  thu: 'Th',
+  thur: 'Th',
+  thurs: 'Th',
+  thursday: 'Th',
+  fr: 'Fr',
+  fri: 'Fr',
+  friday: 'Fr',
+  sa: 'Sa',
+  sat: 'Sa',
+  saturday: 'Sa',
+  su: 'Su',
+  sun: 'Su',
+  sunday: 'Su',
 };
 
 /** "8am", "8:30 pm", "17:00", "17h" → "08:00", "20:30", "17:00"; null when not a time of day. */
