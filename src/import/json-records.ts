@@ -76,7 +76,7 @@ export class UnknownKeys {
     return [
       {
         record: 0,
-        message: `${names.length === 1 ? 'key' : 'keys'} ${someNames(names)} ${names.length === 1 ? 'is' : 'are'} not ${noun}: ignored (${detail}); name ${names.length === 1 ? 'it' : 'them'} with --map "${names[0]}=field" (or "${names[0]}=-")`,
+        message: `${names.length === 1 ? 'key' : 'keys'} ${someNames(names)} ${names.length === 1 ? 'is' : 'are'} not ${noun}: ignored (${detail}); name ${names.length === 1 ? 'it' : 'them'} with --map "${names[0]}=field" (or "${names[0]}=-"); --strict refuses the file`,
       },
     ];
   }

@@ -137,7 +137,7 @@ function readGenericSheet(rows: SheetRow[], header: string[], options: Spreadshe
     warnings.push({
       record: 0,
       line: 1,
-      message: `${match.unknown.length === 1 ? 'column' : 'columns'} ${someNames(match.unknown)} ${match.unknown.length === 1 ? 'is' : 'are'} not a review field: ignored; name ${match.unknown.length === 1 ? 'it' : 'them'} with --map "${match.unknown[0]}=field" (or "${match.unknown[0]}=-" to ignore it quietly)`,
+      message: `${match.unknown.length === 1 ? 'column' : 'columns'} ${someNames(match.unknown)} ${match.unknown.length === 1 ? 'is' : 'are'} not a review field: ignored; name ${match.unknown.length === 1 ? 'it' : 'them'} with --map "${match.unknown[0]}=field" (or "${match.unknown[0]}=-" to ignore it quietly); --strict refuses the file`,
     });
   for (const d of match.duplicates)
     fileProblem(d.field, `columns ${someNames(d.columns)} all give ${d.field}: keep one, or --map "${d.columns[1]}=-"`);
