@@ -12,13 +12,19 @@ export type Rows = { ok: true; rows: SheetRow[]; sheet?: string } | { ok: false;
 const DELIMITERS = [',', ';', '\t', '|'];
 const LINE_BREAKS = /\r\n|\n|\r/g;
 
+/** How much of a file's start is looked at to choose its delimiter: a header row, however wide, decides within it. */
+const SAMPLE = 64 * 1024;
+
 /** The delimiter that splits the header row into the most columns; `,` wins a tie (European Excel writes `;`). */
 export function detectDelimiter(text: string): string {
   let best = ',';
   let most = 0;
+  // Only the start is parsed, with each candidate: a million-column header row costs one parse, not five.
+  const end = text.length > SAMPLE ? Math.max(text.lastIndexOf('\n', SAMPLE), SAMPLE) : text.length;
+  const sample = text.slice(0, end);
   for (const delimiter of DELIMITERS) {
     try {
-      const rows = parseCsv(text, { delimiter, bom: true, to_line: 1, relax_quotes: true, relax_column_count: true }) as string[][];
+      const rows = parseCsv(sample, { delimiter, bom: true, to_line: 1, relax_quotes: true, relax_column_count: true }) as string[][];
       const n = rows[0]?.length ?? 0;
       if (n > most) [best, most] = [delimiter, n];
     } catch {

@@ -109,9 +109,7 @@ export const importCommand: CliCommand = {
     });
     // Notes first, so what was ignored is said whether or not the import went through.
     if (outcome.warnings.length > 0) {
-      io.stderr.write(
-        `note: ${outcome.warnings.length} thing(s) in the files are not imported${values.strict ? '' : ' (--strict refuses them)'}:\n`,
-      );
+      io.stderr.write(`note: ${outcome.warnings.length} thing(s) in the files are not imported:\n`);
       for (const w of outcome.warnings) io.stderr.write(`  ${formatProblem(w)}\n`);
     }
     if (!outcome.ok) {
