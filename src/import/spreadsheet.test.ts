@@ -90,11 +90,11 @@ describe('readSpreadsheet', () => {
     expect(out.warnings).toHaveLength(1);
     expect(out.warnings![0]!.message).toMatch(/"x19" and 999980 more are not a review field/);
     expect(out.warnings![0]!.message.length).toBeLessThan(1000);
-    const dup = ['Name', 'Date', ...Array.from({ length: 50_000 }, () => 'Stars')];
+    const dup = ['Name', 'Date', ...Array.from({ length: 100_000 }, () => 'Stars')];
     const started = performance.now();
-    const twice = readSpreadsheet(`${dup.join(',')}\n${['Al', '2024-01-01', ...Array<string>(50_000).fill('5')].join(',')}\n`);
+    const twice = readSpreadsheet(`${dup.join(',')}\n${['Al', '2024-01-01', ...Array<string>(100_000).fill('5')].join(',')}\n`);
     expect(performance.now() - started).toBeLessThan(5_000);
-    expect(twice.problems[0]!.message).toMatch(/^columns "Stars", "Stars",.* and 49980 more all give rating/);
+    expect(twice.problems[0]!.message).toMatch(/^columns "Stars", "Stars",.* and 99980 more all give rating/);
   }, 60_000);
   it('follows --map, which wins over synonyms', () => {
     const { map } = parseColumnMap('Job Ref=id,Client=author.name,Score Given=rating,Feedback=text,Visit Day=date,Comment=title');
