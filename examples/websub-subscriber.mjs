@@ -4,9 +4,14 @@
 // each content delivery it receives (WebSub §7), checking X-Hub-Signature when given a secret.
 //   node examples/websub-subscriber.mjs --port 9443 --key key.pem --cert cert.pem [--secret S] [--once]
 // --once exits after the first delivery (exit status 0), or with status 1 after 60 seconds without one.
+import { Buffer } from 'node:buffer';
+import console from 'node:console';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
+import process from 'node:process';
+import { setTimeout } from 'node:timers';
+import { URL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
