@@ -30,8 +30,10 @@ describe('invented data says so on every page', () => {
     expect(text).toContain('npx review-data init');
   });
 
-  it('the embed frame says it too', async () => {
+  it('the embed frame and llms.txt say it too', async () => {
     expect(visibleText((await request(demo.app, '/embed')).body)).toContain('Demo: an invented business');
+    expect((await request(demo.app, '/llms.txt')).body).toContain('**Demo data**: an invented business with made-up reviews');
+    expect((await request(own.app, '/llms.txt')).body).not.toContain('Demo data');
   });
 
   it('sample reviews are marked one by one, and the pages say how many there are', async () => {
