@@ -29,7 +29,7 @@ export function siteNotice(view: PublishedView): SiteNotice {
 export function NoticeBanner({ notice, businessName }: { notice: SiteNotice | undefined; businessName: string }) {
   if (!notice || (!notice.demo && notice.samples === 0)) return null;
   return (
-    <aside class="notice" aria-label="Demo data">
+    <aside class="demo-notice" aria-label={notice.demo ? 'Demo data' : 'Sample reviews'}>
       <div class="wrap">
         {notice.demo ? (
           <p>

@@ -45,7 +45,7 @@ describe('invented data says so on every page', () => {
   });
 
   it("a real business's pages carry no notice, and name platforms as people write them", async () => {
-    for (const path of PAGES) expect((await request(own.app, path)).body).not.toContain('class="notice"');
+    for (const path of PAGES) expect((await request(own.app, path)).body).not.toContain('class="demo-notice"');
     const page = visibleText((await request(own.app, '/reviews/r40')).body);
     expect(page).toContain('on Trustpilot');
     expect(page).not.toContain('on trustpilot');
