@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError } from '../config.js';
 import { OperatorError, UsageError, type CliCommand, type CliIo } from './command.js';
+import { nearest } from './suggest.js';
 
 interface CommandEntry {
   name: string;
@@ -60,6 +61,7 @@ async function help(): Promise<string> {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'usage: review-data <command> [options]',
+    '       review-data --version',
     '',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
@@ -87,9 +89,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write((await help()) + '\n');
     return name ? 0 : 2;
   }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    const { packageVersion } = await import('./version.js');
+    io.stdout.write(`review-data ${packageVersion()}\n`);
+    return 0;
+  }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`review-data: unknown command '${name}'\n\n${await help()}\n`);
+    const guess = nearest(
+      name.replace(/^-+/, ''),
+      COMMANDS.map((c) => c.name),
+    );
+    io.stderr.write(`review-data: unknown command '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}\n\n${await help()}\n`);
     return 2;
   }
   const command = await entry.load();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isOpeningHours, suggestOpeningHours } from './opening-hours.js';
 
 /** A catalog id: lower-case, URL-safe, stable. */
 export const CatalogIdSchema = z.string().min(1).max(100);
@@ -58,8 +59,38 @@ export const BusinessSchema = z.object({
   same_as: z.array(z.string()).default([]),
   /** Insights taxonomy id (insights.md); `home-services` when absent. */
   taxonomy: z.string().optional(),
+  /**
+   * True for the bundled demo business only (set by the server's demo loader, never by a file): pages,
+   * the start-up message and machines reading `/reviews.json` can tell invented data from a real business.
+   */
+  demo: z.literal(true).optional(),
 });
 export type Business = z.infer<typeof BusinessSchema>;
+
+/** A link a page may publish: http or https only, so no `javascript:` or `data:` URL reaches an `href`. */
+const WebUrlSchema = z
+  .string()
+  .refine((s) => /^https?:\/\/[^\s/]/i.test(s) && URL.canParse(s), { message: 'must be an http or https URL' });
+
+const OpeningHoursSchema = z.string().superRefine((value, ctx) => {
+  if (isOpeningHours(value)) return;
+  const suggestion = suggestOpeningHours(value);
+  ctx.addIssue({
+    code: 'custom',
+    message: `${JSON.stringify(value)} is not in schema.org form (two-letter days, 24-hour times: "Mo-Fr 08:00-17:00", "Sa 09:00-12:00")${suggestion ? `; write "${suggestion}"` : ''}`,
+  });
+});
+
+/**
+ * The business as an import file gives it: the stored shape, with what a page or JSON-LD would publish
+ * checked on the way in (links are http(s), hours are schema.org's form). Stored businesses are read with
+ * `BusinessSchema`, so a row written before these checks still loads.
+ */
+export const ImportBusinessSchema = BusinessSchema.omit({ demo: true }).extend({
+  url: WebUrlSchema.nullable().default(null),
+  same_as: z.array(WebUrlSchema).default([]),
+  opening_hours: z.array(OpeningHoursSchema).default([]),
+});
 
 /** The business served before any has been imported: a placeholder so every endpoint still answers. */
 export const EMPTY_BUSINESS: Business = BusinessSchema.parse({ id: 'unknown', name: 'Unnamed business' });

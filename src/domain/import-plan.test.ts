@@ -82,6 +82,23 @@ describe('planImport (contract §3)', () => {
     expect(planImport(small, keep(1), google(false), NOW).deletes).toHaveLength(5);
     expect(() => planImport(small, [], google(false), NOW)).toThrow(DeletionGuardError);
   });
+  it("removes stored sample reviews when the business's own reviews arrive, and keeps them otherwise", () => {
+    const existing = new Map([
+      ['sample-1', { content_hash: 'x', updated_at: NOW, platform: 'website' }],
+      ['sample-2', { content_hash: 'x', updated_at: NOW, platform: 'website' }],
+      ['own', { content_hash: 'x', updated_at: NOW, platform: 'google' }],
+    ]);
+    const own = planImport(existing, [review('g-1')], 'upsert', NOW);
+    expect(own.deletes.sort()).toEqual(['sample-1', 'sample-2']);
+    expect(own.summary).toMatchObject({ added: 1, deleted: 0, sample_removed: 2 });
+    // The sample imported again (or another sample) leaves the samples where they are.
+    const again = planImport(existing, [review('sample-1', { rating: 4 })], 'upsert', NOW);
+    expect(again.deletes).toEqual([]);
+    expect(again.summary.sample_removed).toBeUndefined();
+    // With --replace the samples count as removed samples, the rest as deleted.
+    const replaced = planImport(existing, [review('g-1')], 'replace', NOW);
+    expect(replaced.summary).toMatchObject({ deleted: 1, sample_removed: 2 });
+  });
   it('hashes content regardless of key order and without updated_at', () => {
     const a = review('x');
     const b = { ...Object.fromEntries(Object.entries(a).reverse()), updated_at: NOW } as IncomingReview;

@@ -2,6 +2,7 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
 import { checkDeletions } from './deletion-guard.js';
 import type { ImportSummary } from './ports.js';
 import { isPublished, type StoredReview } from './review.js';
+import { isSampleReviewId } from './sample.js';
 
 /**
  * The hash of what a review says, not of when it was written: `updated_at` is left out, and so are the
@@ -55,6 +56,8 @@ export interface ImportPlan {
 /**
  * Decides what an import changes (contract §3): upsert by id; a record whose content is unchanged
  * keeps its stored `updated_at`, so re-importing an export is a no-op; the scope says what is deleted.
+ * Sample reviews step aside as the demo does (`sample.ts`): an import that brings any review that is
+ * not a sample deletes the stored samples it does not itself bring.
  */
 export function planImport(
   existing: ReadonlyMap<string, ExistingRow>,
@@ -85,16 +88,31 @@ export function planImport(
       writes.push({ review: { ...review, updated_at: stamp }, content_hash: hash, isNew: false });
     }
   }
+  const ownData = incoming.some((r) => !isSampleReviewId(r.id));
+  const platform = typeof scope === 'object' ? scope.platform : undefined;
   const deletes: string[] = [];
-  if (scope !== 'upsert') {
-    const platform = typeof scope === 'object' ? scope.platform : undefined;
-    let stored = 0;
-    for (const [id, row] of existing) {
-      if (platform !== undefined && row.platform !== platform) continue;
-      stored++;
-      if (!seen.has(id)) deletes.push(id);
-    }
-    if (typeof scope === 'object') checkDeletions(scope.platform, deletes.length, stored, scope.allowDeletions);
+  let samples = 0;
+  let platformStored = 0;
+  for (const [id, row] of existing) {
+    const ofPlatform = platform !== undefined && row.platform === platform;
+    if (ofPlatform) platformStored++;
+    if (seen.has(id)) continue;
+    if (ownData && isSampleReviewId(id)) {
+      deletes.push(id);
+      samples++;
+    } else if (scope === 'replace' || ofPlatform) deletes.push(id);
   }
-  return { writes, deletes, summary: { added, updated, unchanged, deleted: deletes.length, unpublished } };
+  if (typeof scope === 'object') checkDeletions(scope.platform, deletes.length - samples, platformStored, scope.allowDeletions);
+  return {
+    writes,
+    deletes,
+    summary: {
+      added,
+      updated,
+      unchanged,
+      deleted: deletes.length - samples,
+      unpublished,
+      ...(samples > 0 ? { sample_removed: samples } : {}),
+    },
+  };
 }

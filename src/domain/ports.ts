@@ -73,6 +73,8 @@ export interface ImportSummary {
   business: 'added' | 'updated' | 'unchanged' | 'absent';
   /** Present when this import removed the bundled demo business and its reviews (contract §3.1). */
   demo_removed?: { name: string; reviews: number };
+  /** Present when this import removed stored sample reviews (`sample.ts`); not counted in `deleted`. */
+  sample_removed?: number;
 }
 
 /**

@@ -1,7 +1,9 @@
-import { EMPTY_BUSINESS } from '../domain/business.js';
+import { EMPTY_BUSINESS, type Business } from '../domain/business.js';
 import { createMentionMatcher } from '../domain/mentions.js';
 import type { ImportInput, ImportSummary, ReviewStore } from '../domain/ports.js';
 import type { RawFile } from './raw-records.js';
+import { resolveMentions } from './resolve-mentions.js';
+import { templateWarnings } from './template-values.js';
 import { toIncoming, validateFiles, type ImportProblem } from './validate-records.js';
 
 export interface ApplyOptions {
@@ -11,40 +13,65 @@ export interface ApplyOptions {
   platform?: string;
   /** The records are a complete listing of a platform (a sync, contract §3.2). */
   platformListing?: ImportInput['platformListing'];
+  /** `--strict`: columns and keys that no field takes are problems, not notes. */
+  strict?: boolean;
+  /** `--allow-unknown-mentions`: a mention that names no catalog entry is dropped with a note, not a problem. */
+  allowUnknownMentions?: boolean;
+  /** The example business `init` writes: a business still holding its contact details gets a warning. */
+  template?: Business;
   demo?: boolean;
   dryRun?: boolean;
   onProgress?: (phase: 'validate' | 'write', done: number, total: number) => void;
 }
 
 export type ApplyOutcome =
-  { ok: true; summary: ImportSummary; records: number; business: boolean } | { ok: false; problems: ImportProblem[] };
+  | { ok: true; summary: ImportSummary; records: number; business: boolean; warnings: ImportProblem[] }
+  | { ok: false; problems: ImportProblem[]; warnings: ImportProblem[] };
 
 /**
- * Validates every record read from files or listed by a platform, matches mentions against the catalog
+ * Validates every record read from files or listed by a platform, resolves mentions against the catalog
  * that will be stored (the files' business, else the stored one), and writes them in one transaction
- * (contract §3: all or nothing; `problems` already found by the caller also mean nothing is written).
- * The file import and the platform sync share it, so a review gets the same record either way.
+ * (contract §3: all or nothing; `problems` the caller already found also mean nothing is written). The
+ * file import and the platform sync share it, so a review gets the same record either way. `files` is
+ * emptied as it is read, so a large import holds one copy of its records at a time.
  */
 export async function applyRecords(
   store: ReviewStore,
   files: { name: string; raw: RawFile }[],
   options: ApplyOptions,
   problems: ImportProblem[] = [],
+  warnings: ImportProblem[] = [],
 ): Promise<ApplyOutcome> {
   const validated = validateFiles(files, {
     assumeVerified: options.assumeVerified,
     ...(options.platform ? { platform: options.platform } : {}),
+    ...(options.strict ? { strict: true } : {}),
   });
-  const all = [...problems, ...validated.problems];
+  files.length = 0;
+  for (const p of validated.problems) problems.push(p);
+  for (const w of validated.warnings) warnings.push(w);
   options.onProgress?.('validate', validated.records.length, validated.records.length);
-  if (all.length > 0) return { ok: false, problems: all };
 
-  const business = validated.business ?? (await store.business()) ?? EMPTY_BUSINESS;
+  // Mentions are matched against the catalog that will be stored: the file's, else the stored one.
+  const stored = validated.business ? null : await store.business();
+  const business = validated.business ?? stored ?? EMPTY_BUSINESS;
+  const mentions = resolveMentions(validated.records, business, {
+    catalog: validated.business ? 'file' : stored ? 'stored' : 'none',
+    ...(options.allowUnknownMentions ? { allowUnknown: true } : {}),
+  });
+  for (const p of mentions.problems) problems.push(p);
+  for (const w of mentions.warnings) warnings.push(w);
+  if (validated.business && options.template && !options.demo)
+    for (const w of templateWarnings(validated.business, options.template)) warnings.push({ ...w, file: validated.businessFile ?? w.file });
+  if (problems.length > 0) return { ok: false, problems, warnings };
+
   const matcher = createMentionMatcher(business);
   const reviews = validated.records.map((r) => toIncoming(r.review, matcher));
+  validated.records.length = 0;
+  const stamped = validated.business && options.demo ? { ...validated.business, demo: true as const } : validated.business;
   const summary = await store.applyImport(
     {
-      ...(validated.business ? { business: validated.business } : {}),
+      ...(stamped ? { business: stamped } : {}),
       reviews,
       replace: options.replace,
       ...(options.platformListing ? { platformListing: options.platformListing } : {}),
@@ -53,5 +80,5 @@ export async function applyRecords(
     },
     (done, total) => options.onProgress?.('write', done, total),
   );
-  return { ok: true, summary, records: reviews.length, business: validated.business !== undefined };
+  return { ok: true, summary, records: reviews.length, business: validated.business !== undefined, warnings };
 }

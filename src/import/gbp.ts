@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { MappedRecord } from './profiles/mapped-record.js';
+import type { JsonProfile } from './profiles/profile.js';
 import { parseDate, STAR_WORDS } from './sheet-values.js';
 
 /**
@@ -70,10 +72,7 @@ function gbpId(r: GbpReview): string | undefined {
   return m?.[1];
 }
 
-export interface MappedRecord {
-  value: Record<string, unknown>;
-  problems: { path: string; message: string }[];
-}
+export type { MappedRecord };
 
 /** One GBP review as an import record; each GBP field that cannot be read is one problem. */
 export function fromGbpReview(raw: unknown): MappedRecord {
@@ -116,3 +115,25 @@ export function fromGbpReview(raw: unknown): MappedRecord {
   }
   return { value, problems };
 }
+
+/** Google Business Profile as a known JSON export (`profiles/`): the API's and Takeout's review JSON. */
+export const gbpProfile: JsonProfile = {
+  id: 'gbp',
+  label: 'Google Business Profile review JSON',
+  reviewsOf: gbpReviewsOf,
+  documentKeys: ['reviews', 'averageRating', 'totalReviewCount', 'nextPageToken'],
+  // Read, or dropped on purpose (the edit time; photos belong to Google and the reviewer: see the README).
+  reviewKeys: [
+    'reviewId',
+    'name',
+    'reviewer',
+    'starRating',
+    'comment',
+    'createTime',
+    'updateTime',
+    'reviewReply',
+    'languageCode',
+    'reviewMediaItems',
+  ],
+  map: fromGbpReview,
+};

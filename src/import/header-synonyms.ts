@@ -19,9 +19,9 @@ export const HEADER_SYNONYMS = {
   hidden: ['Hidden'],
   'response.text': ['Owner Response', 'Response', 'Reply', 'Business Reply', 'Owner Reply', 'Response Text'],
   'response.date': ['Response Date', 'Reply Date', 'Owner Response Date', 'Responded At'],
-  'mentions.technicians': ['Technicians'],
-  'mentions.services': ['Services'],
-  'mentions.service_areas': ['Service Areas'],
+  'mentions.technicians': ['Technicians', 'Technician'],
+  'mentions.services': ['Services', 'Service'],
+  'mentions.service_areas': ['Service Areas', 'Service Area'],
   updated_at: ['Updated At'],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -125,7 +125,10 @@ export function matchHeaders(headers: readonly string[], map: ReadonlyMap<string
       out.fields.push(null);
       continue;
     }
-    claimed.set(field, [...(claimed.get(field) ?? []), header]);
+    // Pushed, not copied: a file with thousands of columns for one field stays linear.
+    const columns = claimed.get(field);
+    if (columns) columns.push(header);
+    else claimed.set(field, [header]);
     out.fields.push(field);
   }
   for (const [field, columns] of claimed) if (columns.length > 1) out.duplicates.push({ field, columns });

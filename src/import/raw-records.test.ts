@@ -19,7 +19,9 @@ describe('readRecords', () => {
       [1, 'a'],
       [4, 'c'],
     ]);
-    expect(out.problems).toEqual([{ record: 2, line: 3, message: expect.stringMatching(/not valid JSON/) as unknown as string }]);
+    expect(out.problems).toEqual([
+      { record: 2, line: 3, column: 8, message: expect.stringMatching(/not valid JSON/) as unknown as string },
+    ]);
   });
   it('reads CSV with dotted columns, lists, booleans, numbers and empty cells as absent', () => {
     const csv = [

@@ -1,12 +1,19 @@
 import { decodeUtf8 } from './decode-text.js';
-import { fromGbpReview, gbpReviewsOf, isEmptyGbpList, type MappedRecord } from './gbp.js';
-import { readSpreadsheet, type SpreadsheetOptions } from './spreadsheet.js';
+import { gbpProfile, isEmptyGbpList } from './gbp.js';
+import type { IGNORE, ImportField } from './header-synonyms.js';
+import { ImportBusinessSchema } from '../domain/business.js';
+import { toIssues } from '../domain/errors.js';
+import { locateJsonPath, parseJsonText } from './json-text.js';
+import { DOCUMENT_KEYS, mapJsonRecord, UnknownKeys, unknownDocumentKeys } from './json-records.js';
+import { detectJsonProfile, type JsonProfile } from './profiles/index.js';
+import { csvRows, detectDelimiter, workbookRows } from './sheet-rows.js';
+import { readSheet, someNames, type SpreadsheetOptions } from './spreadsheet.js';
 
 /** One record as read from a file, before validation, with where it came from. */
 export interface RawRecord {
   /** 1-based record number within its file. */
   record: number;
-  /** 1-based line number for JSONL and CSV (contract §3). */
+  /** 1-based line number for JSONL and CSV (contract §3); the row number in a workbook. */
   line?: number;
   value: unknown;
   /** Field paths whose problem the reader has already listed: validation does not repeat them. */
@@ -19,6 +26,7 @@ export interface RawRecord {
 export interface RawProblem {
   record: number;
   line?: number;
+  column?: number;
   id?: string;
   path?: string;
   message: string;
@@ -28,11 +36,17 @@ export interface RawFile {
   business?: unknown;
   records: RawRecord[];
   problems: RawProblem[];
+  /** What the file holds that no field takes (unknown columns and keys): listed, and errors with `--strict`. */
+  warnings?: RawProblem[];
   /** The source the file was read as (for the summary). */
-  kind?: 'dataset' | 'gbp' | 'spreadsheet' | 'jsonl';
+  kind?: 'dataset' | 'gbp' | 'spreadsheet' | 'jsonl' | 'profile';
+  /** The known export it was recognised as: "a Trustpilot CSV export". */
+  label?: string;
+  /** The bytes are not the file's format at all (not UTF-8, not JSON): a damaged file. */
+  unreadable?: boolean;
 }
 
-export const IMPORT_FORMATS = ['json', 'jsonl', 'csv', 'gbp'] as const;
+export const IMPORT_FORMATS = ['json', 'jsonl', 'csv', 'gbp', 'xlsx'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export function formatOf(file: string, explicit?: string): ImportFormat {
@@ -40,42 +54,68 @@ export function formatOf(file: string, explicit?: string): ImportFormat {
   if ((IMPORT_FORMATS as readonly string[]).includes(f)) return f as ImportFormat;
   if (f === 'ndjson') return 'jsonl';
   if (f === 'tsv') return 'csv';
-  throw new Error(`cannot tell the format of ${file}: name it .json, .jsonl or .csv, or pass --format json|jsonl|csv|gbp`);
+  if (f === 'xlsm' || f === 'xls' || f === 'ods') return 'xlsx';
+  throw new Error(`cannot tell the format of ${file}: name it .json, .jsonl, .csv or .xlsx, or pass --format json|jsonl|csv|gbp|xlsx`);
 }
 
+export interface ReadOptions extends SpreadsheetOptions {
+  /** `--sheet`: the workbook sheet to read (name or 1-based position); the first by default. */
+  sheet?: string;
+}
+
+const where = (r: { record: number; line?: number }) => (r.line !== undefined ? `line ${r.line}` : `record ${r.record}`);
+
 /**
- * A platform's review objects as import records, each mapped by `map` (contract §3.1, §3.2): what a
- * mapping cannot read is one problem per field, and the record is not validated again.
+ * A platform's listed reviews (a sync, contract §3.2) as import records, mapped exactly as the same
+ * platform's JSON export is, so a review gets the same id and record whichever way it came in.
  */
-export function mappedFile(items: readonly unknown[], map: (raw: unknown) => MappedRecord, kind?: RawFile['kind']): RawFile {
-  const out: RawFile = { records: [], problems: [], ...(kind ? { kind } : {}) };
-  items.forEach((r, i) => {
-    const mapped = map(r);
+export function listedRecords(profile: JsonProfile, reviews: readonly unknown[]): RawFile {
+  return readProfile(profile, undefined, [...reviews]);
+}
+
+/** A known JSON export's reviews as import records; each field that cannot be read is one problem. */
+function readProfile(profile: JsonProfile, doc: unknown, reviews: unknown[]): RawFile {
+  const out = {
+    records: [] as RawRecord[],
+    problems: [] as RawProblem[],
+    warnings: [] as RawProblem[],
+    kind: profile === gbpProfile ? ('gbp' as const) : ('profile' as const),
+    label: profile.label,
+  };
+  const unknown = new UnknownKeys();
+  if (doc && typeof doc === 'object' && !Array.isArray(doc) && reviews.length !== 1)
+    for (const k of Object.keys(doc)) if (!profile.documentKeys.includes(k)) unknown.add(k, 'the document');
+  const known = new Set(profile.reviewKeys);
+  reviews.forEach((r, i) => {
+    const mapped = profile.map(r);
     const id = typeof mapped.value.id === 'string' ? mapped.value.id : undefined;
     for (const p of mapped.problems) out.problems.push({ record: i + 1, ...(id ? { id } : {}), path: p.path, message: p.message });
     out.records.push({ record: i + 1, value: mapped.value, skip: mapped.problems.length ? ['(record)'] : [] });
+    if (r && typeof r === 'object' && !Array.isArray(r))
+      for (const k of Object.keys(r)) if (!known.has(k)) unknown.add(k, `record ${i + 1}`);
   });
+  out.warnings.push(...unknown.warnings(`part of ${profile.label}`));
   return out;
 }
 
-/** Google Business Profile reviews as import records (contract §3.1): a file's, or a sync's listing. */
-export const readGbp = (reviews: readonly unknown[]): RawFile => mappedFile(reviews, fromGbpReview, 'gbp');
-
 /**
- * A dataset document (`{business, reviews}`), a JSON array of reviews, or Google Business Profile
- * JSON (detected from content, or forced with `--format gbp`).
+ * A dataset document (`{business, reviews}`), a JSON array of reviews, or a known export recognised by
+ * its shape (Google Business Profile, forced with `--format gbp`; Trustpilot; Yelp; Facebook).
  */
-function readJson(text: string, gbp: boolean): RawFile {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    return { records: [], problems: [{ record: 0, message: `not valid JSON: ${(e as Error).message}` }] };
-  }
-  const gbpReviews = gbpReviewsOf(doc);
-  if (gbpReviews) return readGbp(gbpReviews);
+function readJson(text: string, gbp: boolean, map: ReadonlyMap<string, ImportField | typeof IGNORE>, used: Set<string>): RawFile {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok)
+    return {
+      records: [],
+      problems: [{ record: 0, line: parsed.line, column: parsed.column, message: parsed.message }],
+      warnings: [],
+      unreadable: true,
+    };
+  const doc = parsed.value;
   if (gbp) {
-    if (isEmptyGbpList(doc)) return { records: [], problems: [], kind: 'gbp' };
+    const reviews = gbpProfile.reviewsOf(doc);
+    if (reviews) return readProfile(gbpProfile, doc, reviews);
+    if (isEmptyGbpList(doc)) return { records: [], problems: [], warnings: [], kind: 'gbp' };
     return {
       records: [],
       problems: [
@@ -85,49 +125,88 @@ function readJson(text: string, gbp: boolean): RawFile {
             'not Google Business Profile review JSON: expected {"reviews": [...]}, an array of reviews or one review with starRating',
         },
       ],
+      warnings: [],
     };
   }
-  if (Array.isArray(doc)) return { records: doc.map((value, i) => ({ record: i + 1, value })), problems: [], kind: 'dataset' };
-  if (doc && typeof doc === 'object' && ('reviews' in doc || 'business' in doc)) {
+  const profile = detectJsonProfile(doc);
+  if (profile) return readProfile(profile.profile, doc, profile.reviews);
+  let records: RawRecord[];
+  const out: RawFile & { warnings: RawProblem[] } = { records: [], problems: [], warnings: [], kind: 'dataset' };
+  if (Array.isArray(doc)) records = doc.map((value, i) => ({ record: i + 1, value }));
+  else if (doc && typeof doc === 'object' && ('reviews' in doc || 'business' in doc)) {
     const d = doc as { business?: unknown; reviews?: unknown };
     if (d.reviews !== undefined && !Array.isArray(d.reviews))
-      return { records: [], problems: [{ record: 0, message: '"reviews" must be an array' }] };
-    const reviews = (d.reviews as unknown[] | undefined) ?? [];
-    return { business: d.business, records: reviews.map((value, i) => ({ record: i + 1, value })), problems: [], kind: 'dataset' };
-  }
-  return {
-    records: [],
-    problems: [
-      {
-        record: 0,
-        message: 'expected a dataset document ({"business", "reviews"}), an array of reviews, or Google Business Profile reviews',
-      },
-    ],
-  };
-}
-
-function readJsonl(text: string): RawFile {
-  const out: RawFile = { records: [], problems: [], kind: 'jsonl' };
-  const lines = text.split(/\r?\n/);
-  let record = 0;
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    record++;
-    try {
-      out.records.push({ record, line: i + 1, value: JSON.parse(line) });
-    } catch (e) {
-      out.problems.push({ record, line: i + 1, message: `not valid JSON: ${(e as Error).message}` });
+      return { records: [], problems: [{ record: 0, message: '"reviews" must be an array' }], warnings: [] };
+    out.business = d.business;
+    // The business is checked here, while the text is at hand, so each problem names its line and column.
+    if (d.business !== undefined) {
+      const b = ImportBusinessSchema.safeParse(d.business);
+      if (!b.success)
+        for (const i of toIssues(b.error, ['business'])) {
+          const at = locateJsonPath(text, i.path);
+          out.problems.push({ record: 0, ...(at ?? {}), path: i.path.join('.'), message: i.message });
+        }
     }
-  });
+    records = ((d.reviews as unknown[] | undefined) ?? []).map((value, i) => ({ record: i + 1, value }));
+    const extra = unknownDocumentKeys(doc as Record<string, unknown>);
+    if (extra.length > 0)
+      out.warnings.push({
+        record: 0,
+        message: `${extra.length === 1 ? 'key' : 'keys'} ${someNames(extra)} ${extra.length === 1 ? 'is' : 'are'} not part of a dataset document (${[...DOCUMENT_KEYS].join(', ')}) or its business: ignored`,
+      });
+  } else
+    return {
+      records: [],
+      problems: [
+        {
+          record: 0,
+          message:
+            'expected a dataset document ({"business", "reviews"}), an array of reviews, or a known export (Google Business Profile, Trustpilot, Yelp Fusion or Facebook ratings JSON)',
+        },
+      ],
+      warnings: [],
+    };
+  const unknown = new UnknownKeys();
+  for (const r of records) out.problems.push(...mapJsonRecord(r, map, used, unknown, where(r)));
+  out.records = records;
+  out.warnings.push(...unknown.warnings('a review field'));
   return out;
 }
 
+function readJsonl(text: string, map: ReadonlyMap<string, ImportField | typeof IGNORE>, used: Set<string>): RawFile {
+  const out: RawFile & { warnings: RawProblem[] } = { records: [], problems: [], warnings: [], kind: 'jsonl' };
+  const unknown = new UnknownKeys();
+  let record = 0;
+  let line = 0;
+  for (const text1 of text.split(/\r?\n/)) {
+    line++;
+    if (text1.trim() === '') continue;
+    record++;
+    const parsed = parseJsonText(text1);
+    if (!parsed.ok) {
+      out.problems.push({ record, line, column: parsed.column, message: parsed.message });
+      continue;
+    }
+    const r: RawRecord = { record, line, value: parsed.value };
+    for (const p of mapJsonRecord(r, map, used, unknown, `line ${line}`)) out.problems.push(p);
+    out.records.push(r);
+  }
+  out.warnings.push(...unknown.warnings('a review field'));
+  return out;
+}
+
+/** What reading a file gives: its records and problems, and the `--map` keys it used. */
+export type ReadFile = RawFile & { mapped: Set<string> };
+
 /** Reads one file's bytes in the given format; problems never throw. */
-export function readRecords(
-  input: string | Uint8Array,
-  format: ImportFormat,
-  options: SpreadsheetOptions = {},
-): RawFile & { mapped?: Set<string> } {
+export function readRecords(input: string | Uint8Array, format: ImportFormat, options: ReadOptions = {}): ReadFile {
+  const map = options.map ?? new Map<string, ImportField | typeof IGNORE>();
+  if (format === 'xlsx') {
+    if (typeof input === 'string') throw new TypeError('a workbook is read from its bytes');
+    const sheet = workbookRows(input, options.sheet);
+    if (!sheet.ok) return { records: [], problems: [{ record: 0, message: sheet.message }], warnings: [], mapped: new Set() };
+    return readSheet(sheet.rows, options);
+  }
   let text: string;
   if (typeof input === 'string') text = input.replace(/^\uFEFF/, '');
   else {
@@ -141,17 +220,30 @@ export function readRecords(
           ...(p.field !== undefined ? { path: p.field } : {}),
           message: p.message,
         })),
+        warnings: [],
+        mapped: new Set(),
+        unreadable: true,
       };
     text = decoded.text;
   }
+  const used = new Set<string>();
   switch (format) {
     case 'json':
-      return readJson(text, false);
+      return { ...readJson(text, false, map, used), mapped: used };
     case 'gbp':
-      return readJson(text, true);
+      return { ...readJson(text, true, map, used), mapped: used };
     case 'jsonl':
-      return readJsonl(text);
-    case 'csv':
-      return { ...readSpreadsheet(text, options), kind: 'spreadsheet' };
+      return { ...readJsonl(text, map, used), mapped: used };
+    case 'csv': {
+      const rows = csvRows(text, options.delimiter ?? detectDelimiter(text));
+      if (!rows.ok)
+        return {
+          records: [],
+          problems: [{ record: 0, ...(rows.line ? { line: rows.line } : {}), message: rows.message }],
+          warnings: [],
+          mapped: new Set(),
+        };
+      return readSheet(rows.rows, options);
+    }
   }
 }

@@ -32,7 +32,9 @@ export const DATE_ORDERS: readonly DateOrder[] = ['MDY', 'DMY', 'YMD'];
 // An optional time after a day/month date, as spreadsheets export it: "3/25/2024 14:05", "3/25/2024 2:05 PM".
 const TIME = String.raw`(?:[ T]+\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s*[AP]M)?)?`;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+// RFC 3339, and the timestamps platforms write beside it: no seconds, no offset (Yelp's
+// "2024-03-25 19:32:11", the business's local time), or an offset without its colon (Facebook's "+0000").
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const NUMERIC = new RegExp(String.raw`^(\d{1,4})[/.\-](\d{1,2})[/.\-](\d{1,4})${TIME}$`, 'i');
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -74,16 +76,16 @@ export function detectDateOrder(
 }
 
 /**
- * `YYYY-MM-DD`, an RFC 3339 timestamp (its own calendar day as written, the offset being the
- * writer's), `YYYY/M/D`, and `D/M/YYYY` or `M/D/YYYY` by the file's order.
+ * `YYYY-MM-DD`, a timestamp (its own calendar day as written, the offset being the writer's), `YYYY/M/D`,
+ * and `D/M/YYYY` or `M/D/YYYY` by the file's order.
  */
 export function parseDate(raw: string, order: DateOrder | undefined): Parsed<string> {
   const s = raw.trim();
   const iso = ISO_DATE.exec(s);
   if (iso) return ymd(Number(iso[1]), Number(iso[2]), Number(iso[3]), raw);
-  const ts = RFC3339.exec(s);
+  const ts = TIMESTAMP.exec(s);
   if (ts) {
-    const [h, mi, sec] = [Number(ts[4]), Number(ts[5]), Number(ts[6])];
+    const [h, mi, sec] = [Number(ts[4]), Number(ts[5]), Number(ts[6] ?? '0')];
     if (h > 23 || mi > 59 || sec > 60) return fail(`"${raw}" is not a real time of day`);
     return ymd(Number(ts[1]), Number(ts[2]), Number(ts[3]), raw);
   }

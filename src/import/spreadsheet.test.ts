@@ -60,28 +60,42 @@ describe('readSpreadsheet', () => {
     const out = readSpreadsheet(csv);
     const lines = out.problems.map((p) => [p.line, p.path]);
     expect(lines).toEqual([
-      [1, ''],
-      [1, ''],
       [3, 'rating'],
       [4, 'date'],
       [5, 'rating'],
       [6, '(record)'],
     ]);
-    expect(out.problems[0]!.message).toContain('"Mood"');
-    expect(out.problems[2]!.message).toContain('"4.5"');
-    expect(out.problems[3]!.message).toContain('"2/30/2024"');
-    expect(out.problems[4]!.message).toContain('"6 stars"');
+    // A column that gives no field is named and ignored: a note, not a problem (contract §3.1).
+    expect(out.warnings).toEqual([
+      { record: 0, line: 1, message: expect.stringContaining('column "Mood" is not a review field: ignored') as unknown as string },
+    ]);
+    expect(out.problems[0]!.message).toContain('"4.5"');
+    expect(out.problems[1]!.message).toContain('"2/30/2024"');
+    expect(out.problems[2]!.message).toContain('"6 stars"');
     expect(out.records.find((r) => r.line === 3)?.skip).toContain('rating');
   });
   it('names missing columns with the ones it expected, once for the file', () => {
     const out = readSpreadsheet('Job Ref,Client,Score Given,Feedback\nJ1,Ann,4,Fine\n');
     const messages = out.problems.map((p) => p.message).join('\n');
-    expect(messages).toMatch(/"Score Given" is not recognised/);
+    expect(out.warnings?.[0]?.message).toMatch(/columns "Job Ref", "Client", "Score Given", "Feedback" are not a review field: ignored/);
     expect(messages).toMatch(/no column gives rating; expected one of rating \(Rating, Stars, Star Rating/);
     expect(messages).toMatch(/no column gives date/);
     expect(out.problems.every((p) => p.line === 1)).toBe(true);
     expect(out.records[0]!.skip).toEqual(expect.arrayContaining(['rating', 'date', 'author.name', 'id']));
   });
+  it('names a million unknown columns in one bounded note, and reads thousands of duplicate columns in linear time', () => {
+    const wide = ['Name', 'Stars', 'Date', ...Array.from({ length: 1_000_000 }, (_, i) => `x${i}`)];
+    const out = readSpreadsheet(`${wide.join(',')}\n${['Al', '5', '2024-01-01', ...Array<string>(1_000_000).fill('')].join(',')}\n`);
+    expect(out.problems).toEqual([]);
+    expect(out.warnings).toHaveLength(1);
+    expect(out.warnings![0]!.message).toMatch(/"x19" and 999980 more are not a review field/);
+    expect(out.warnings![0]!.message.length).toBeLessThan(1000);
+    const dup = ['Name', 'Date', ...Array.from({ length: 100_000 }, () => 'Stars')];
+    const started = performance.now();
+    const twice = readSpreadsheet(`${dup.join(',')}\n${['Al', '2024-01-01', ...Array<string>(100_000).fill('5')].join(',')}\n`);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(twice.problems[0]!.message).toMatch(/^columns "Stars", "Stars",.* and 99980 more all give rating/);
+  }, 60_000);
   it('follows --map, which wins over synonyms', () => {
     const { map } = parseColumnMap('Job Ref=id,Client=author.name,Score Given=rating,Feedback=text,Visit Day=date,Comment=title');
     const out = readSpreadsheet('Job Ref,Client,Score Given,Feedback,Visit Day,Comment\nJ-1,Ann,4,Fine,2024-05-03T16:20:00Z,Boiler\n', {

@@ -1,9 +1,12 @@
-import { parse as parseCsv } from 'csv-parse/sync';
 import { derivedReviewId } from './derived-id.js';
 import type { IGNORE } from './header-synonyms.js';
-import { describeField, IMPORT_FIELDS, matchHeaders, REQUIRED_FIELDS, type ImportField } from './header-synonyms.js';
+import { describeField, IMPORT_FIELDS, matchHeaders, normalizeHeader, REQUIRED_FIELDS, type ImportField } from './header-synonyms.js';
+import { detectCsvProfile, type CsvProfile } from './profiles/index.js';
 import type { RawFile, RawProblem, RawRecord } from './raw-records.js';
+import { csvRows, detectDelimiter, type SheetRow } from './sheet-rows.js';
 import { detectDateOrder, dayMonthFields, parseDate, parseRating, type DateOrder } from './sheet-values.js';
+
+export { detectDelimiter };
 
 export interface SpreadsheetOptions {
   /** `--map`, keyed by normalized column name. */
@@ -21,42 +24,11 @@ const LIST_FIELDS = new Set<ImportField>(['mentions.technicians', 'mentions.serv
 const BOOLEAN_FIELDS = new Set<ImportField>(['verified', 'hidden']);
 const DATE_FIELDS = new Set<ImportField>(['date', 'response.date']);
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, '1': true, '0': false };
-const DELIMITERS = [',', ';', '\t', '|'];
-
-/** The delimiter that splits the header row into the most columns; `,` wins a tie (European Excel writes `;`). */
-export function detectDelimiter(text: string): string {
-  let best = ',';
-  let most = 0;
-  for (const delimiter of DELIMITERS) {
-    try {
-      const rows = parseCsv(text, { delimiter, bom: true, to_line: 1, relax_quotes: true, relax_column_count: true }) as string[][];
-      const n = rows[0]?.length ?? 0;
-      if (n > most) [best, most] = [delimiter, n];
-    } catch {
-      // not this delimiter
-    }
-  }
-  return best;
-}
-
-/** 1-based line of each character offset; CRLF, LF and a lone CR each end a line. */
-function lineIndex(text: string): (offset: number) => number {
-  const starts = [0];
-  for (const m of text.matchAll(/\r\n|\n|\r/g)) starts.push(m.index + m[0].length);
-  return (offset) => {
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid]! <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
+/** How many unknown columns are named one by one; the rest are counted (a million-column file stays readable). */
+const NAMED = 20;
 
 /** Sets a dotted field; the path is one of the table's fields, never a column name (no prototype walk). */
-function setField(target: Record<string, unknown>, field: ImportField, value: unknown): void {
+export function setField(target: Record<string, unknown>, field: ImportField, value: unknown): void {
   const path = field.split('.');
   let node = target;
   for (const key of path.slice(0, -1)) {
@@ -68,7 +40,8 @@ function setField(target: Record<string, unknown>, field: ImportField, value: un
 
 type Cell = { ok: true; value: unknown } | { ok: false; message: string };
 
-function cellValue(field: ImportField, cell: string, order: DateOrder | undefined): Cell {
+/** A value as people write it (a cell, or a JSON string that `--map` sends to a field) read for its field. */
+export function cellValue(field: ImportField, cell: string, order: DateOrder | undefined): Cell {
   if (field === 'rating') return parseRating(cell);
   if (DATE_FIELDS.has(field)) return parseDate(cell, order);
   if (LIST_FIELDS.has(field))
@@ -88,42 +61,89 @@ function cellValue(field: ImportField, cell: string, order: DateOrder | undefine
   return { ok: true, value: cell };
 }
 
-/**
- * A spreadsheet (CSV with a header row, contract §3 and §3.1): headers matched through the synonym
- * table and `--map`, values read the way people write them, ids derived when there is no id column.
- * Every header and cell problem is listed, each with its line and the value.
- */
-export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}): RawFile & { mapped: Set<string> } {
-  const delimiter = options.delimiter ?? detectDelimiter(text);
-  let rows: { record: string[]; raw: string }[];
-  try {
-    rows = parseCsv(text, { delimiter, bom: true, raw: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof rows;
-  } catch (e) {
-    const err = e as Error & { lines?: number };
+/** "column "A", "B" and 3 more": names up to NAMED of them. */
+export function someNames(names: readonly string[]): string {
+  const shown = names.slice(0, NAMED).map((n) => `"${n}"`);
+  return names.length > NAMED ? `${shown.join(', ')} and ${names.length - NAMED} more` : shown.join(', ');
+}
+
+export type SheetFile = RawFile & { mapped: Set<string>; headers: string[] };
+
+/** A spreadsheet's CSV text (contract §3, §3.1); see `readSheet`. */
+export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}): SheetFile {
+  const parsed = csvRows(text, options.delimiter ?? detectDelimiter(text));
+  if (!parsed.ok)
     return {
       records: [],
-      problems: [{ record: 0, ...(err.lines ? { line: err.lines } : {}), message: `not valid CSV: ${err.message}` }],
+      problems: [{ record: 0, ...(parsed.line ? { line: parsed.line } : {}), message: parsed.message }],
+      warnings: [],
       mapped: new Set(),
+      headers: [],
     };
-  }
+  return readSheet(parsed.rows, options);
+}
+
+/**
+ * A spreadsheet's rows (CSV or a workbook's sheet): a known export recognised by its headers maps every
+ * column it has (`profiles/`); any other is read through the synonym table and `--map`, with values read
+ * the way people write them and ids derived when there is no id column. Every problem is listed with its
+ * line and value; columns that give no field are listed and ignored (errors with `--strict`).
+ */
+export function readSheet(rows: SheetRow[], options: SpreadsheetOptions = {}): SheetFile {
+  const header = rows[0]?.cells ?? [];
+  const profile = detectCsvProfile(header);
+  if (profile) return readProfileSheet(rows, header, profile);
+  return readGenericSheet(rows, header, options);
+}
+
+function readProfileSheet(rows: SheetRow[], header: string[], profile: CsvProfile): SheetFile {
   const problems: RawProblem[] = [];
-  const header = rows[0]?.record ?? [];
+  const warnings: RawProblem[] = [];
+  const known = new Set(profile.columns.map(normalizeHeader));
+  const keys = header.map(normalizeHeader);
+  const unknown = header.filter((h, i) => !known.has(keys[i]!) && keys[i] !== '');
+  if (unknown.length > 0)
+    warnings.push({
+      record: 0,
+      line: 1,
+      message: `${unknown.length === 1 ? 'column' : 'columns'} ${someNames(unknown)} ${unknown.length === 1 ? 'is' : 'are'} not part of ${profile.label}: ignored`,
+    });
+  const records: RawRecord[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const { cells, line } = rows[i]!;
+    if (cells.every((c) => c.trim() === '')) continue;
+    const recordNo = records.length + 1;
+    if (cells.length !== header.length) {
+      problems.push({ record: recordNo, line, path: '(record)', message: `has ${cells.length} cells, the header has ${header.length}` });
+      continue;
+    }
+    const row = new Map<string, string>();
+    keys.forEach((k, c) => row.set(k, cells[c]!));
+    const mapped = profile.mapRow(row);
+    const id = typeof mapped.value.id === 'string' ? mapped.value.id : undefined;
+    for (const p of mapped.problems) problems.push({ record: recordNo, line, ...(id ? { id } : {}), path: p.path, message: p.message });
+    records.push({ record: recordNo, line, value: mapped.value, skip: mapped.problems.length > 0 ? ['(record)'] : [] });
+  }
+  return { records, problems, warnings, mapped: new Set(), headers: header, kind: 'spreadsheet', label: profile.label };
+}
+
+function readGenericSheet(rows: SheetRow[], header: string[], options: SpreadsheetOptions): SheetFile {
+  const problems: RawProblem[] = [];
+  const warnings: RawProblem[] = [];
   const match = matchHeaders(header, options.map);
   const fileProblem = (path: string, message: string) => problems.push({ record: 0, line: 1, path, message });
   for (const column of match.forbidden) fileProblem('', `column name "${column}" is not allowed`);
-  for (const column of match.unknown)
-    fileProblem(
-      '',
-      `column "${column}" is not recognised: rename it to an expected column (listed below), map it with --map "${column}=field", or ignore it with --map "${column}=-"`,
-    );
+  if (match.unknown.length > 0)
+    warnings.push({
+      record: 0,
+      line: 1,
+      message: `${match.unknown.length === 1 ? 'column' : 'columns'} ${someNames(match.unknown)} ${match.unknown.length === 1 ? 'is' : 'are'} not a review field: ignored; name ${match.unknown.length === 1 ? 'it' : 'them'} with --map "${match.unknown[0]}=field" (or "${match.unknown[0]}=-" to ignore it quietly); --strict refuses the file`,
+    });
   for (const d of match.duplicates)
-    fileProblem(
-      d.field,
-      `columns ${d.columns.map((c) => `"${c}"`).join(' and ')} all give ${d.field}: keep one, or --map "${d.columns[1]}=-"`,
-    );
+    fileProblem(d.field, `columns ${someNames(d.columns)} all give ${d.field}: keep one, or --map "${d.columns[1]}=-"`);
   for (const field of match.missing)
     fileProblem(field, `no column gives ${field}; expected one of ${describeField(field)}, or --map "Your Column=${field}"`);
-  if (match.unknown.length > 0 || match.missing.length > 0) {
+  if (match.missing.length > 0) {
     const optional = IMPORT_FIELDS.filter((f) => !REQUIRED_FIELDS.includes(f));
     fileProblem(
       '',
@@ -134,8 +154,10 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
   // The day/month order is decided once per file, from every date cell (contract §3.1).
   let order = options.dateFormat;
   const dateColumns = match.fields.flatMap((f, i) => (f && DATE_FIELDS.has(f) ? [i] : []));
-  if (!order) {
-    const decided = detectDateOrder(rows.slice(1).flatMap((r) => dateColumns.map((i) => r.record[i] ?? '')));
+  if (!order && dateColumns.length > 0) {
+    const dates: string[] = [];
+    for (let r = 1; r < rows.length; r++) for (const i of dateColumns) dates.push(rows[r]!.cells[i] ?? '');
+    const decided = detectDateOrder(dates);
     if ('order' in decided) order = decided.order;
     else if ('conflict' in decided)
       fileProblem(
@@ -149,17 +171,14 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
       );
   }
 
-  const lineAt = lineIndex(text);
-  let offset = text.length - rows.reduce((n, r) => n + r.raw.length, 0);
   const records: RawRecord[] = [];
-  rows.forEach(({ record: cells, raw }, i) => {
-    const line = lineAt(offset + (/^[\r\n]*/.exec(raw)?.[0].length ?? 0));
-    offset += raw.length;
-    if (i === 0 || cells.every((c) => c.trim() === '')) return;
+  for (let i = 1; i < rows.length; i++) {
+    const { cells, line } = rows[i]!;
+    if (cells.every((c) => c.trim() === '')) continue;
     const recordNo = records.length + 1;
     if (cells.length !== header.length) {
       problems.push({ record: recordNo, line, path: '(record)', message: `has ${cells.length} cells, the header has ${header.length}` });
-      return;
+      continue;
     }
     const value: Record<string, unknown> = {};
     const skip: string[] = [...match.missing];
@@ -177,13 +196,13 @@ export function readSpreadsheet(text: string, options: SpreadsheetOptions = {}):
       }
     });
     // Each problem names the record's id when the file gives one (contract §3).
-    if (typeof value.id === 'string') for (const p of problems.slice(firstProblem)) p.id = value.id;
+    if (typeof value.id === 'string') for (let p = firstProblem; p < problems.length; p++) problems[p]!.id = value.id;
     const hadId = value.id !== undefined;
     completeRecord(value, options.platform);
     if (value.id === undefined) skip.push('id');
     records.push({ record: recordNo, line, value, skip, ...(!hadId && value.id !== undefined ? { derivedId: true } : {}) });
-  });
-  return { records, problems, mapped: match.mapped };
+  }
+  return { records, problems, warnings, mapped: match.mapped, headers: header, kind: 'spreadsheet' };
 }
 
 /** Platform from `--platform`, a reply date without a reply dropped, and the id derived when absent. */

@@ -1,21 +1,27 @@
-import { BusinessSchema, type Business } from '../domain/business.js';
+import { ImportBusinessSchema, type Business } from '../domain/business.js';
 import type { IncomingReview } from '../domain/import-plan.js';
 import { ImportReviewSchema, type ImportReview } from '../domain/import-record.js';
 import { toIssues } from '../domain/errors.js';
 import type { MentionMatcher } from '../domain/mentions.js';
-import type { RawFile } from './raw-records.js';
+import type { RawFile, RawProblem } from './raw-records.js';
 
 export interface ImportProblem {
   file: string;
   record: number;
   line?: number;
+  column?: number;
   id?: string;
   path: string;
   message: string;
 }
 
 export function formatProblem(p: ImportProblem): string {
-  const where = p.line !== undefined ? `line ${p.line}` : p.record > 0 ? `record ${p.record}` : 'file';
+  const where =
+    p.line !== undefined
+      ? `line ${p.line}${p.column !== undefined ? `, column ${p.column}` : ''}`
+      : p.record > 0
+        ? `record ${p.record}`
+        : 'file';
   const id = p.id ? ` (id ${p.id})` : '';
   // Messages name their field already ("rating: Too big …", "author.name is required").
   const path = p.path && !p.message.includes(p.path) ? `${p.path}: ` : '';
@@ -24,8 +30,12 @@ export function formatProblem(p: ImportProblem): string {
 
 export interface ValidatedImport {
   business?: Business;
+  /** The file the business came from, for problems about it. */
+  businessFile?: string;
   records: { review: ImportReview; file: string; record: number; line?: number }[];
   problems: ImportProblem[];
+  /** Columns and keys no field takes: listed, ignored, and problems with `--strict`. */
+  warnings: ImportProblem[];
 }
 
 /** The value at a dotted path of a raw record, for messages that show what the file said. */
@@ -58,24 +68,28 @@ function withPlatform(value: unknown, platform: string | undefined): unknown {
 /** Validates every record of every file and lists every problem (contract §3: all or nothing). */
 export function validateFiles(
   files: { name: string; raw: RawFile }[],
-  options: { assumeVerified: boolean; platform?: string },
+  options: { assumeVerified: boolean; platform?: string; strict?: boolean },
 ): ValidatedImport {
-  const out: ValidatedImport = { records: [], problems: [] };
+  const out: ValidatedImport = { records: [], problems: [], warnings: [] };
   const seen = new Map<string, string>();
+  const asProblem = (name: string, p: RawProblem): ImportProblem => ({
+    file: name,
+    record: p.record,
+    ...(p.line !== undefined ? { line: p.line } : {}),
+    ...(p.column !== undefined ? { column: p.column } : {}),
+    ...(p.id !== undefined ? { id: p.id } : {}),
+    path: p.path ?? '',
+    message: p.message,
+  });
   for (const { name, raw } of files) {
-    for (const p of raw.problems)
-      out.problems.push({
-        file: name,
-        record: p.record,
-        ...(p.line !== undefined ? { line: p.line } : {}),
-        ...(p.id !== undefined ? { id: p.id } : {}),
-        path: p.path ?? '',
-        message: p.message,
-      });
+    for (const p of raw.problems) out.problems.push(asProblem(name, p));
+    for (const p of raw.warnings ?? []) (options.strict ? out.problems : out.warnings).push(asProblem(name, p));
     if (raw.business !== undefined) {
-      const b = BusinessSchema.safeParse(raw.business);
-      if (b.success) out.business = b.data;
-      else
+      const b = ImportBusinessSchema.safeParse(raw.business);
+      if (b.success) {
+        out.business = b.data;
+        out.businessFile = name;
+      } else if (!raw.problems.some((p) => p.path?.startsWith('business')))
         for (const i of toIssues(b.error, ['business']))
           out.problems.push({ file: name, record: 0, path: i.path.join('.'), message: i.message });
     }

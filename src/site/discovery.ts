@@ -20,6 +20,8 @@ export function llmsTxt(view: PublishedView, insights: InsightsDocument | null):
     .filter(Boolean)
     .join(' ');
   lines.push(`> ${md(about || `Verified customer reviews of ${b.name}.`)}`, '');
+  // Assistants read this file instead of the pages: they are told the demo is invented, as people are.
+  if (b.demo) lines.push('**Demo data**: an invented business with made-up reviews, served to show what this service publishes.', '');
   lines.push(
     a.review_count > 0
       ? `Rated ${formatRating(a.rating_value)} out of 5 from ${plural(a.review_count, 'verified review')} (${[5, 4, 3, 2, 1].map((n) => `${n}★ ${a.distribution[String(n) as '1']}`).join(', ')}).`

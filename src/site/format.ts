@@ -31,9 +31,31 @@ export function percent(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 100);
 }
 
-const PLATFORMS: Record<string, string> = { google: 'Google', yelp: 'Yelp', facebook: 'Facebook', website: 'our website' };
+const PLATFORMS: Readonly<Record<string, string>> = {
+  google: 'Google',
+  yelp: 'Yelp',
+  facebook: 'Facebook',
+  trustpilot: 'Trustpilot',
+  birdeye: 'Birdeye',
+  podium: 'Podium',
+  tripadvisor: 'Tripadvisor',
+  nextdoor: 'Nextdoor',
+  angi: 'Angi',
+  homeadvisor: 'HomeAdvisor',
+  houzz: 'Houzz',
+  thumbtack: 'Thumbtack',
+  bbb: 'BBB',
+  bing: 'Bing',
+  apple: 'Apple Maps',
+  website: 'our website',
+};
 
-/** Where a review was first published, as people name it ("Google", not "google"). */
+/**
+ * Where a review was first published, as people name it ("Google", "Trustpilot", not "google"); a
+ * platform this table does not know is capitalised ("angies-list" → "Angies-list").
+ */
 export function platformName(platform: string): string {
-  return PLATFORMS[platform.toLowerCase()] ?? platform;
+  const known = PLATFORMS[platform.toLowerCase()];
+  if (known) return known;
+  return platform.charAt(0).toUpperCase() + platform.slice(1);
 }

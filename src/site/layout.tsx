@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { ServiceUrls } from '../domain/urls.js';
 import { jsonForScript } from './html.js';
+import { NoticeBanner, type SiteNotice } from './notice.js';
 
 interface Props {
   urls: ServiceUrls;
@@ -15,6 +16,8 @@ interface Props {
   json?: { href: string; title: string };
   /** Pages that only exist as a list filter are not worth indexing. */
   noindex?: boolean;
+  /** Demo or sample data: said on every page (`notice.tsx`). */
+  notice?: SiteNotice;
   children: ComponentChildren;
 }
 
@@ -61,6 +64,7 @@ export function Layout(p: Props) {
             </nav>
           </div>
         </header>
+        <NoticeBanner notice={p.notice} businessName={p.businessName} />
         <main id="main" class="wrap">
           {p.children}
         </main>

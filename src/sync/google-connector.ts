@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { readGbp } from '../import/raw-records.js';
+import { gbpProfile } from '../import/gbp.js';
+import { listedRecords } from '../import/raw-records.js';
 import type { Listing, PlatformConnector } from './connector.js';
 import type { AccessTokens } from './google-oauth.js';
 import { PlatformError, platformRequest, type PlatformHttpOptions } from './platform-http.js';
@@ -26,7 +27,7 @@ export interface GoogleConnectorSettings {
 /**
  * Google Business Profile (contract §3.2): `GET {api}/v4/{location}/reviews?pageSize=50`, then with
  * `pageToken` until a page has none, each with a bearer access token; a 401 gets one fresh token and
- * one more try. Each review is mapped by the Takeout import's own mapping (`readGbp`), so a review has
+ * one more try. Each review is mapped by the Takeout import's own profile (`gbpProfile`), so a review has
  * the same id and fields whichever way it came in.
  */
 export function createGoogleConnector(settings: GoogleConnectorSettings): PlatformConnector {
@@ -88,7 +89,7 @@ export function createGoogleConnector(settings: GoogleConnectorSettings): Platfo
           throw new PlatformError('malformed', `the Google reviews list repeated a page token on page ${pages}`);
         if (token !== undefined) seen.add(token);
       } while (token !== undefined);
-      return { file: readGbp(reviews), pages } satisfies Listing;
+      return { file: listedRecords(gbpProfile, reviews), pages } satisfies Listing;
     },
   };
 }

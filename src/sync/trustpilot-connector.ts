@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { MappedRecord } from '../import/gbp.js';
-import { mappedFile } from '../import/raw-records.js';
+import { trustpilotApi } from '../import/profiles/trustpilot.js';
+import { listedRecords } from '../import/raw-records.js';
 import type { Listing, PlatformConnector } from './connector.js';
 import { PlatformError, platformRequest, type PlatformHttpOptions } from './platform-http.js';
 
@@ -10,45 +10,6 @@ const MAX_PAGES = 10_000;
 
 const PageSchema = z.looseObject({ reviews: z.array(z.unknown()) });
 
-/** The fields of a Trustpilot review (GET /v1/business-units/{id}/reviews) that a review record holds. */
-const TrustpilotReviewSchema = z.looseObject({
-  id: z.string().min(1),
-  stars: z.number().int().min(1).max(5),
-  title: z.string().nullish(),
-  text: z.string().nullish(),
-  language: z.string().nullish(),
-  createdAt: z.string(),
-  consumer: z.looseObject({ displayName: z.string().nullish(), displayLocation: z.string().nullish() }).nullish(),
-  companyReply: z.looseObject({ text: z.string().nullish(), createdAt: z.string().nullish() }).nullish(),
-});
-
-const day = (timestamp: string | null | undefined) => (timestamp && /^\d{4}-\d{2}-\d{2}T/.test(timestamp) ? timestamp.slice(0, 10) : null);
-
-/** One Trustpilot API review as an import record (contract §3.2: `source.platform` `trustpilot`, verified by the platform). */
-export function fromTrustpilotReview(raw: unknown): MappedRecord {
-  const parsed = TrustpilotReviewSchema.safeParse(raw);
-  if (!parsed.success) return { value: {}, problems: [{ path: '(record)', message: 'is not a Trustpilot review (id, stars, createdAt)' }] };
-  const r = parsed.data;
-  const date = day(r.createdAt);
-  const value: Record<string, unknown> = {
-    id: r.id,
-    rating: r.stars,
-    title: r.title?.trim() || null,
-    text: r.text ?? '',
-    author: { name: r.consumer?.displayName?.trim() || 'A Trustpilot user', location: r.consumer?.displayLocation?.trim() || null },
-    source: { platform: 'trustpilot', url: `https://www.trustpilot.com/reviews/${encodeURIComponent(r.id)}` },
-    verified: true,
-  };
-  if (r.language) value.language = r.language;
-  if (date) value.date = date;
-  const reply = r.companyReply?.text?.trim();
-  if (reply) value.response = { text: reply, date: day(r.companyReply?.createdAt) };
-  return {
-    value,
-    problems: date ? [] : [{ path: 'createdAt', message: `createdAt ${JSON.stringify(r.createdAt)} is not an RFC 3339 timestamp` }],
-  };
-}
-
 export interface TrustpilotConnectorSettings {
   apiUrl: URL;
   businessUnitId: string;
@@ -57,7 +18,8 @@ export interface TrustpilotConnectorSettings {
 }
 
 /**
- * Trustpilot (contract §3.2): `GET {api}/v1/business-units/{id}/reviews?perPage=100&page=N` with the
+ * Trustpilot (contract §3.2), each review mapped by the import's Trustpilot profile, as its CSV export's
+ * row of the same review is: `GET {api}/v1/business-units/{id}/reviews?perPage=100&page=N` with the
  * `apikey` header, page after page until one comes back short. A page that starts with the review
  * another page started with is the same page again: the listing is malformed, as a repeated Google
  * page token is.
@@ -103,8 +65,7 @@ export function createTrustpilotConnector(settings: TrustpilotConnectorSettings)
           firsts.add(first);
         }
         reviews.push(...parsed.data.reviews);
-        if (parsed.data.reviews.length < PAGE_SIZE)
-          return { file: mappedFile(reviews, fromTrustpilotReview), pages: page } satisfies Listing;
+        if (parsed.data.reviews.length < PAGE_SIZE) return { file: listedRecords(trustpilotApi, reviews), pages: page } satisfies Listing;
       }
     },
   };

@@ -71,6 +71,32 @@ describe.skipIf(!chromiumAvailable())('the site in Chromium', () => {
     }
   });
 
+  it('keeps every chart label whole on a 390 px phone: no word is split across lines', async () => {
+    const { context, page } = await open(`${site.urls.base}/`, { width: 390, height: 844 });
+    try {
+      const labels = await page.evaluate(() =>
+        [...document.querySelectorAll('.chart-label')].map((label) => {
+          // A word broken inside ("Communicatio|n") lays out as two boxes of text.
+          const text = label.firstChild!;
+          const words: { word: string; boxes: number }[] = [];
+          for (const m of (text.textContent ?? '').matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, m.index);
+            range.setEnd(text, m.index + m[0].length);
+            words.push({ word: m[0], boxes: range.getClientRects().length });
+          }
+          return words;
+        }),
+      );
+      expect(labels.flat().length).toBeGreaterThan(3);
+      expect(labels.flat().filter((w) => w.boxes !== 1)).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('reaches the search form by keyboard and submits it as a GET with the API parameters', async () => {
     const { context, page } = await open(`${site.urls.base}/reviews`);
     try {

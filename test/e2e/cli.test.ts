@@ -318,8 +318,37 @@ describe('npm start semantics (DEMO_ON_EMPTY)', () => {
       expect(body.business.id).toBe(demo.business.id);
       expect(body.aggregate_rating.review_count).toBe(demo.reviews.filter((r) => r.verified === true && r.hidden !== true).length);
       expect(demoServer.output().stderr).toMatch(/demo/i);
+      expect((body.business as { demo?: boolean }).demo).toBe(true);
+      // The start-up message: every link answers, and the next command is plain text, not a log field.
+      const printed = demoServer.output().stdout;
+      expect(printed).not.toContain('{id}');
+      const links = [...printed.matchAll(/http:\/\/\S+/g)].map((m) => m[0].replace(/[),]$/, ''));
+      expect(links.length).toBeGreaterThan(8);
+      for (const link of links) {
+        const res = await fetch(link.replace(BASE_URL, demoServer.url), {
+          method: link.endsWith('/mcp') || link.endsWith('/hub') ? 'HEAD' : 'GET',
+        });
+        if (!link.endsWith('/mcp') && !link.endsWith('/hub')) expect(res.status, link).toBe(200);
+      }
+      expect(printed).toMatch(/This is the bundled demo .*\n {2}npx review-data init /);
     } finally {
       await demoServer.stop();
     }
   }, 90_000);
+});
+
+describe('the command line helps a newcomer', () => {
+  it('answers --version, and suggests the command or option a typo meant', async () => {
+    const version = await runCli(['--version'], env);
+    const pkg = JSON.parse(await fs.readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(`review-data ${pkg.version}`);
+    const command = await runCli(['improt', 'x.csv'], env);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/unknown command 'improt' \(did you mean 'import'\?\)/);
+    const flag = await runCli(['import', '--assume-verifed', 'x.csv'], env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/unknown option --assume-verifed \(did you mean --assume-verified\?\)/);
+    expect(flag.stderr).not.toMatch(/place it at the end of the command after '--'/);
+  }, 60_000);
 });

@@ -210,7 +210,13 @@ export function trustpilotReview(i: number, over: Record<string, unknown> = {}):
   const day = new Date(Date.UTC(2025, 2, 1) + i * 86_400_000).toISOString().slice(0, 10);
   return {
     id: `64a1b2c3d4e5f6a7b8c9${String(i).padStart(4, '0')}`,
-    consumer: { id: `5e${i}`, displayName: `Trusty ${i}`, displayLocation: i % 3 === 0 ? 'Leeds, GB' : null, numberOfReviews: 3 },
+    consumer: {
+      id: `5e${i}`,
+      displayName: `Trusty ${i}`,
+      displayLocation: i % 3 === 0 ? 'Leeds, GB' : null,
+      countryCode: i % 3 === 0 ? 'GB' : null,
+      numberOfReviews: 3,
+    },
     stars: (i % 5) + 1,
     title: `Visit ${i}`,
     text: `Trustpilot review ${i}: the engineer was on time.`,

@@ -1,5 +1,8 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
+import { BusinessSchema, type Business } from '../../domain/business.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { importFiles } from '../../import/import-files.js';
 import { IMPORT_FORMATS, type ImportFormat } from '../../import/raw-records.js';
 import { DATE_ORDERS, type DateOrder } from '../../import/sheet-values.js';
@@ -11,18 +14,34 @@ import { withStore } from './database.js';
 // Below this many records an import is instant and a bar would only flicker.
 const PROGRESS_MIN_RECORDS = 2000;
 
+/** The demo business, whose values `init` writes as examples: an import that still holds them is warned. */
+async function initTemplate(): Promise<Business | undefined> {
+  try {
+    const doc = JSON.parse(await fs.readFile(path.join(PACKAGE_ROOT, 'examples', 'demo', 'dataset.json'), 'utf8')) as { business: unknown };
+    return BusinessSchema.parse(doc.business);
+  } catch {
+    return undefined;
+  }
+}
+
 export const importCommand: CliCommand = {
   name: 'import',
-  summary: 'load reviews and/or business metadata: JSON, JSON Lines, CSV spreadsheets, Google Business Profile JSON or a Takeout folder',
+  summary:
+    'load reviews and/or business metadata: JSON, JSON Lines, CSV or Excel spreadsheets, platform exports (Google, Trustpilot, Yelp, Facebook, Birdeye, Podium) or a Takeout folder',
   usage: [
-    'review-data import FILE|FOLDER... [--format json|jsonl|csv|gbp] [--replace] [--assume-verified] [--dry-run]',
+    'review-data import FILE|FOLDER... [--format json|jsonl|csv|gbp|xlsx] [--replace] [--assume-verified] [--dry-run]',
     '                   [--map "Column Name=field,..."] [--delimiter ";"] [--date-format MDY|DMY|YMD] [--platform NAME]',
-    '                   [--database-url URL]',
+    '                   [--sheet NAME] [--strict] [--allow-unknown-mentions] [--database-url URL]',
     '  Upserts by id. --replace makes the stored reviews equal to the files. All or nothing: any invalid',
     '  record means nothing is written, and every problem is listed. --dry-run validates and prints the',
-    '  summary without writing. Spreadsheet headers are matched through synonyms ("Star Rating" is rating);',
-    '  --map names the others ("Column=-" drops one). A FOLDER (Google Takeout) stands for the review JSON',
-    '  files in it. The first import of your own data removes the bundled demo.',
+    '  summary without writing. Known exports (Google Takeout, Trustpilot, Yelp Fusion, Facebook ratings,',
+    '  Birdeye, Podium) are recognised by their headers or shape. Other spreadsheet headers are matched',
+    '  through synonyms ("Star Rating" is rating); --map names the others, spreadsheet columns or JSON keys',
+    '  ("user.name=author.name"; "Column=-" drops one). Columns and keys that give no field are listed and',
+    '  ignored; --strict refuses them. Mentions are catalog ids, names or aliases; one that names nothing is',
+    '  a problem unless --allow-unknown-mentions. --sheet picks an .xlsx sheet (the first by default). A',
+    '  FOLDER (Google Takeout) stands for the review JSON files in it. The first import of your own data',
+    '  removes the bundled demo, and your own reviews remove the sample ones.',
   ].join('\n'),
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, {
@@ -34,6 +53,9 @@ export const importCommand: CliCommand = {
       delimiter: { type: 'string' },
       'date-format': { type: 'string' },
       platform: { type: 'string' },
+      sheet: { type: 'string' },
+      strict: { type: 'boolean', default: false },
+      'allow-unknown-mentions': { type: 'boolean', default: false },
       'database-url': { type: 'string' },
     });
     if (positionals.length === 0) throw new UsageError('name at least one FILE to import');
@@ -50,6 +72,7 @@ export const importCommand: CliCommand = {
       throw new UsageError(`--platform must be a name such as google, yelp or facebook (got ${values.platform})`);
     const files = positionals.map((f) => path.resolve(io.cwd, f));
 
+    const template = await initTemplate();
     let bar: SingleBar | null = null;
     let noBusiness = false;
     const outcome = await withStore(io, values['database-url'], async (store) => {
@@ -63,6 +86,10 @@ export const importCommand: CliCommand = {
         ...(delimiter ? { delimiter } : {}),
         ...(dateFormat ? { dateFormat: dateFormat as DateOrder } : {}),
         ...(platform ? { platform } : {}),
+        ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
+        ...(values.strict ? { strict: true } : {}),
+        ...(values['allow-unknown-mentions'] ? { allowUnknownMentions: true } : {}),
+        ...(template ? { template } : {}),
         onProgress: (phase, done, total) => {
           if (phase !== 'write' || !io.stderr.isTTY || total < PROGRESS_MIN_RECORDS) return;
           if (!bar) {
@@ -80,6 +107,11 @@ export const importCommand: CliCommand = {
       noBusiness = o.ok && !values['dry-run'] && (await store.business()) === null;
       return o;
     });
+    // Notes first, so what was ignored is said whether or not the import went through.
+    if (outcome.warnings.length > 0) {
+      io.stderr.write(`note: ${outcome.warnings.length} thing(s) in the files are not imported:\n`);
+      for (const w of outcome.warnings) io.stderr.write(`  ${formatProblem(w)}\n`);
+    }
     if (!outcome.ok) {
       io.stderr.write(`import failed: ${outcome.problems.length} problem(s); nothing was written.\n`);
       for (const p of outcome.problems) io.stderr.write(`  ${formatProblem(p)}\n`);
@@ -88,6 +120,11 @@ export const importCommand: CliCommand = {
     const s = outcome.summary;
     const dry = values['dry-run'];
     const out: string[] = [];
+    for (const r of outcome.recognised) out.push(`read ${r.file} as ${r.label}`);
+    if (s.sample_removed)
+      out.push(
+        `${dry ? 'would remove' : 'removed'} the ${s.sample_removed} sample review(s) of examples/reviews-spreadsheet.csv: your own reviews take their place`,
+      );
     if (s.demo_removed)
       out.push(
         `${dry ? 'would remove' : 'removed'} the bundled demo business "${s.demo_removed.name}" and its ${s.demo_removed.reviews} reviews: this is your own data now`,

@@ -9,9 +9,9 @@ import { UsageError, type CliCommand } from '../command.js';
 const DEMO_DATASET = path.join(PACKAGE_ROOT, 'examples', 'demo', 'dataset.json');
 
 /** Every business field with the demo's values as examples; catalogs cut to two entries to edit. */
-export async function businessTemplate(): Promise<{ business: Omit<Business, 'taxonomy'> }> {
+export async function businessTemplate(): Promise<{ business: Omit<Business, 'taxonomy' | 'demo'> }> {
   const doc = JSON.parse(await fs.readFile(DEMO_DATASET, 'utf8')) as { business: unknown };
-  const { taxonomy: _taxonomy, ...demo } = BusinessSchema.parse(doc.business);
+  const { taxonomy: _taxonomy, demo: _demo, ...demo } = BusinessSchema.parse(doc.business);
   return {
     business: {
       ...demo,
@@ -47,11 +47,13 @@ export const initCommand: CliCommand = {
         '',
         'Next:',
         `  1. edit ${rel}: your id, name, address, hours, services, technicians and service areas`,
-        `  2. npx review-data import ${rel} YOUR-REVIEWS        (a Google Takeout folder, reviews.json, or a .csv spreadsheet;`,
-        '                                                       add --assume-verified for a spreadsheet of reviews you verified)',
+        `  2. npx review-data import ${rel} YOUR-REVIEWS        (a Google Takeout folder, a Trustpilot, Birdeye or Podium export,`,
+        '                                                       Yelp or Facebook JSON, or a .csv/.xlsx spreadsheet: add',
+        '                                                       --assume-verified for a spreadsheet of reviews you verified)',
         '  3. npm start                                         (serves them at http://127.0.0.1:8080)',
         '',
-        'Check first with --dry-run; the first import of your own data replaces the bundled demo.',
+        'Check first with --dry-run; the first import of your own data replaces the bundled demo,',
+        'and your own reviews replace the sample ones of examples/reviews-spreadsheet.csv.',
       ].join('\n') + '\n',
     );
     return 0;

@@ -31,8 +31,11 @@ export const serveCommand: CliCommand = {
       throw listenFailure(e as NodeJS.ErrnoException, config.HOST, config.PORT);
     }
     const u = server.urls;
+    const view = server.snapshots.current().view;
+    // Every line is a link that answers: one review's own URLs, not a template a browser cannot open.
+    const newest = view.reviews[0]?.id;
     const lines = [
-      `Review Data Service is serving ${server.snapshots.current().view.business.name} (${server.snapshots.current().view.reviews.length} published reviews) from ${server.database.describe}`,
+      `Review Data Service is serving ${view.business.name} (${view.reviews.length} published reviews) from ${server.database.describe}`,
       `  web page     ${u.base}/`,
       `  API docs     ${u.base}/docs`,
       `  widget       ${u.base}/widget.js`,
@@ -40,13 +43,24 @@ export const serveCommand: CliCommand = {
       `  insights     ${u.insightsJson}`,
       `  search       ${u.search}?rating=5&limit=10`,
       `  since        ${u.base}/api/reviews/since/2024-01-01`,
-      `  review       ${u.base}/api/reviews/{id}`,
+      ...(newest
+        ? [`  one review   ${u.base}/reviews/${encodeURIComponent(newest)} (JSON: ${u.base}/api/reviews/${encodeURIComponent(newest)})`]
+        : []),
       `  JSON Feed    ${u.feedJson}`,
       `  Atom         ${u.feedXml}`,
       `  WebSub hub   ${u.hub}`,
       `  MCP          ${u.mcp}`,
       `  OpenAPI      ${u.openapi}`,
       anotherPort(config.PORT),
+      ...(view.business.demo
+        ? [
+            '',
+            `This is the bundled demo (${view.business.name} is invented). To publish your own reviews:`,
+            '  npx review-data init                     writes business.json: fill in your business',
+            '  npx review-data import business.json YOUR-REVIEWS-FILE',
+            'The first import of your own data removes the demo. The README\'s "Publish your own reviews" has the details.',
+          ]
+        : []),
     ];
     io.stdout.write(lines.join('\n') + '\n');
 

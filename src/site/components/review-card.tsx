@@ -1,4 +1,5 @@
 import type { Review } from '../../domain/review.js';
+import { isSampleReviewId } from '../../domain/sample.js';
 import type { ServiceUrls } from '../../domain/urls.js';
 import { formatDate, platformName } from '../format.js';
 import { Stars } from './stars.js';
@@ -37,6 +38,11 @@ export function ReviewCard({ review, urls, businessName, level = 3, link = true 
         {review.author.location ? <span class="muted">{review.author.location}</span> : null}
         <time dateTime={review.date}>{formatDate(review.date)}</time>
         <span class="muted">on {platformName(review.source.platform)}</span>
+        {isSampleReviewId(review.id) ? (
+          <span class="badge" title="An invented review from the project's example spreadsheet">
+            sample
+          </span>
+        ) : null}
       </p>
       {review.text.trim() === '' ? (
         <p class="review-text muted">Rated {review.rating} out of 5, without a written review.</p>

@@ -4,6 +4,7 @@ import { RatingSummary } from '../components/rating-summary.js';
 import { ReviewCard } from '../components/review-card.js';
 import { plural } from '../format.js';
 import { Layout } from '../layout.js';
+import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 import { businessJsonLd, JSON_LD_REVIEWS } from '../structured-data.js';
 
@@ -19,6 +20,7 @@ export function HomePage({ ctx }: { ctx: SiteContext }) {
     <Layout
       urls={urls}
       businessName={business.name}
+      notice={siteNotice(ctx.view)}
       title={`${business.name}: customer reviews`}
       description={`${business.name}: ${aggregate.rating_value} out of 5 from ${plural(aggregate.review_count, 'verified review')}.${business.description ? ` ${business.description}` : ''}`}
       canonical={`${urls.base}/`}

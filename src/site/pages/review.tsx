@@ -1,7 +1,9 @@
 import type { Review } from '../../domain/review.js';
 import { isAbsoluteHttpUrl } from '../../feeds/feed-content.js';
 import { ReviewCard, reviewHeading } from '../components/review-card.js';
+import { platformName } from '../format.js';
 import { Layout } from '../layout.js';
+import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 import { reviewJsonLd } from '../structured-data.js';
 
@@ -14,6 +16,7 @@ export function ReviewPage({ ctx, review }: { ctx: SiteContext; review: Review }
     <Layout
       urls={urls}
       businessName={business.name}
+      notice={siteNotice(ctx.view)}
       title={`${heading} · ${review.rating}/5 · ${business.name}`}
       description={`A verified ${review.rating}-star review of ${business.name} by ${review.author.name}, ${review.date}.`}
       canonical={urls.reviewPage(review.id)}
@@ -30,7 +33,7 @@ export function ReviewPage({ ctx, review }: { ctx: SiteContext; review: Review }
         {review.source.url && isAbsoluteHttpUrl(review.source.url) ? (
           <>
             {' · '}
-            <a href={review.source.url}>the original on {review.source.platform}</a>
+            <a href={review.source.url}>the original on {platformName(review.source.platform)}</a>
           </>
         ) : null}
       </p>

@@ -4,6 +4,7 @@ import { SEARCH_LIMIT_DEFAULT, SORTS, type SearchParams } from '../../domain/sea
 import { ReviewCard } from '../components/review-card.js';
 import { plural } from '../format.js';
 import { Layout } from '../layout.js';
+import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 
 interface Props {
@@ -76,6 +77,7 @@ export function ReviewsListPage(p: Props) {
     <Layout
       urls={urls}
       businessName={business.name}
+      notice={siteNotice(p.ctx.view)}
       title={`Reviews of ${business.name}`}
       description={`All ${aggregate.review_count} verified customer reviews of ${business.name}, with filters by rating, date, technician and service.`}
       canonical={`${urls.base}/reviews`}

@@ -1,0 +1,12 @@
+/**
+ * Sample reviews: the README's `examples/reviews-spreadsheet.csv` is invented, and says so in its ids.
+ * Like the bundled demo (contract §3.1, "the demo steps aside"), sample reviews are shown as samples on
+ * every page, and the first import that brings reviews of the business's own removes them in the same
+ * transaction and says so, so a newcomer who followed the README never publishes invented reviews beside
+ * real ones.
+ */
+export const SAMPLE_ID_PREFIX = 'sample-';
+
+export function isSampleReviewId(id: string): boolean {
+  return id.startsWith(SAMPLE_ID_PREFIX);
+}
