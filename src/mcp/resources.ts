@@ -1,12 +1,11 @@
+import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
 
+/** One of the four documents as an MCP resource: its renderer's name in the snapshot is `document`. */
 export interface DocumentResource {
   uri: string;
-  /** The renderer's name in the snapshot. */
   document: string;
-  name: string;
   title: string;
   description: string;
   mimeType: string;
@@ -18,7 +17,6 @@ export function documentResources(urls: ServiceUrls): DocumentResource[] {
     {
       uri: urls.reviewsJson,
       document: 'reviews.json',
-      name: 'reviews.json',
       mimeType: BARE_JSON_MEDIA_TYPE,
       title: 'Reviews dataset',
       description: 'Business metadata, aggregate rating and every published review, newest first.',
@@ -26,7 +24,6 @@ export function documentResources(urls: ServiceUrls): DocumentResource[] {
     {
       uri: urls.insightsJson,
       document: 'insights.json',
-      name: 'insights.json',
       mimeType: BARE_JSON_MEDIA_TYPE,
       title: 'Review insights',
       description: 'Aspect sentiment, entities, topics, FAQ and summary computed from the published reviews.',
@@ -34,7 +31,6 @@ export function documentResources(urls: ServiceUrls): DocumentResource[] {
     {
       uri: urls.feedJson,
       document: 'feed.json',
-      name: 'feed.json',
       mimeType: 'application/feed+json',
       title: 'JSON Feed of the newest reviews',
       description: 'JSON Feed 1.1 of the 50 newest reviews.',
@@ -42,7 +38,6 @@ export function documentResources(urls: ServiceUrls): DocumentResource[] {
     {
       uri: urls.feedXml,
       document: 'feed.xml',
-      name: 'feed.xml',
       mimeType: 'application/atom+xml',
       title: 'Atom feed of the newest reviews',
       description: 'Atom 1.0 feed of the 50 newest reviews.',
@@ -50,10 +45,14 @@ export function documentResources(urls: ServiceUrls): DocumentResource[] {
   ];
 }
 
-/** A resource's current contents: the same bytes the HTTP endpoint serves. */
-export function readDocument(snapshot: Snapshot, resource: DocumentResource) {
-  const doc = snapshot.documents.get(resource.document);
-  if (!doc) return undefined;
-  const mimeType = doc.contentType.split(';')[0]!.trim();
-  return { uri: resource.uri, mimeType, text: doc.body.toString('utf8') };
+/** Registers the documents, each read by `read` (the bytes the HTTP endpoint serves). */
+export function registerResources(
+  server: McpServer,
+  resources: readonly DocumentResource[],
+  read: (resource: DocumentResource) => Promise<ReadResourceResult>,
+): void {
+  for (const resource of resources) {
+    const { uri, document, title, description, mimeType } = resource;
+    server.registerResource(document, uri, { title, description, mimeType }, () => read(resource));
+  }
 }
