@@ -1,12 +1,6 @@
+import type { Answer } from './answer.js';
 import { createAnswerCache } from '../snapshot/answer-cache.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
-
-/** An HTTP answer of the MCP endpoint: a status, headers, and the body's bytes (null: none). */
-export interface Answer {
-  status: number;
-  headers: [string, string][];
-  body: Buffer | null;
-}
 
 /** What follows a kept reply's id: `,"result":…}`, with the headers of the answer it came from. */
 interface Kept {

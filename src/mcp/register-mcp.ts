@@ -4,9 +4,10 @@ import { createRateLimiter } from '../domain/rate-limit.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 import type { McpEndpointHandler } from './endpoint.js';
-import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
-import { createSessionManager, type SessionManager } from './sessions.js';
+import { mcpDeleteSchema, mcpPostSchema } from '../domain/mcp-openapi.js';
+import { createSessionManager, type SessionManager } from '../domain/mcp-sessions.js';
 
+/** The bounds of one MCP request (src/config.ts). */
 export interface McpLimits {
   /** MCP_MAX_BATCH */
   maxBatch: number;
@@ -24,7 +25,6 @@ export interface McpDeps {
   sessionTtlSeconds: number;
   /** MCP_MAX_SESSIONS */
   maxSessions: number;
-  /** Per-request bounds (src/config.ts). */
   limits: McpLimits;
   /** The bytes of tool-call replies kept per snapshot (SEARCH_CACHE_BYTES); none are kept without it. */
   keptReplyBytes?: number;
@@ -33,51 +33,31 @@ export interface McpDeps {
   sweepIntervalMs?: number;
 }
 
-export interface McpEndpoint {
-  sessions: SessionManager;
-}
-
-/** The request as the SDK's fetch-shaped API takes it, without its body: the SDK is given it parsed. */
-function webRequest(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.set(name, value);
-  }
-  return new Request(`http://${request.host || 'localhost'}${request.url}`, { method: request.method, headers });
-}
-
 /**
- * `/mcp` (contract §5), mounted in Fastify: the route hands the request to the endpoint (endpoint.ts),
- * then writes its fetch `Response` on the raw socket (`reply.hijack()`), with the headers the app's
- * hooks set (CORS, which exposes `Mcp-Session-Id` to browsers); the onResponse hooks (log line,
- * metrics) still run when it finishes. The SDK loads on the first /mcp request, not at start: a second of
- * start-up that the first /reviews.json never needs.
+ * `/mcp` (contract §5), mounted in Fastify: the route hands the request to the endpoint (endpoint.ts) and
+ * writes its answer on the raw response (`reply.hijack()`), with the headers the app's hooks set (CORS,
+ * which exposes `Mcp-Session-Id` to browsers); the onResponse hooks (log line, metrics) run when it ends.
+ * The SDK loads with the first /mcp request, not at start: a second of start-up /reviews.json never needs.
  */
-export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<McpEndpoint> {
+export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<{ sessions: SessionManager }> {
   const onError = (error: Error) => app.log.debug({ err: error }, 'MCP request rejected');
+  const { sessionStore: store, sessionTtlSeconds: ttlSeconds, maxSessions, now, sweepIntervalMs, limits } = deps;
   const sessions = createSessionManager({
-    store: deps.sessionStore,
-    ttlSeconds: deps.sessionTtlSeconds,
-    maxSessions: deps.maxSessions,
-    ...(deps.now ? { now: deps.now } : {}),
-    ...(deps.sweepIntervalMs !== undefined ? { sweepIntervalMs: deps.sweepIntervalMs } : {}),
-    onError: (err) => app.log.warn({ err }, 'could not sweep expired MCP sessions'),
+    store,
+    ttlSeconds,
+    maxSessions,
+    now,
+    onError: (err) => app.log.warn({ err }, 'MCP session store'),
   });
-  const { maxBatch, maxAnswerBytes, sessionRateLimit } = deps.limits;
-  const limiter = createRateLimiter({ perMinute: sessionRateLimit, clock: { now: deps.now ?? Date.now } });
+  // Expired sessions are swept now and then, so abandoned ones never accumulate (0: tests sweep by hand).
+  const sweep = () => void sessions.sweep().catch((err: unknown) => app.log.warn({ err }, 'could not sweep expired MCP sessions'));
+  const timer = sweepIntervalMs === 0 ? undefined : setInterval(sweep, sweepIntervalMs ?? sessions.sweepIntervalMs).unref();
+  const limiter = createRateLimiter({ perMinute: limits.sessionRateLimit, clock: { now: now ?? Date.now } });
+  const admit = (ip: string) => limiter.take(ip);
   let loading: Promise<McpEndpointHandler> | undefined;
   const endpoint = () =>
-    (loading ??= import('./endpoint.js').then(({ createMcpEndpoint }) =>
-      createMcpEndpoint({
-        ...deps,
-        sessions,
-        maxBatch,
-        maxAnswerBytes,
-        keptReplyBytes: deps.keptReplyBytes ?? 0,
-        onError,
-        admit: (ip) => limiter.take(ip),
-      }),
+    (loading ??= import('./endpoint.js').then((m) =>
+      m.createMcpEndpoint({ ...deps, ...limits, keptReplyBytes: deps.keptReplyBytes ?? 0, sessions, admit, onError }),
     ));
 
   await app.register(async (scope) => {
@@ -85,26 +65,13 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-      const answer = await (
-        await endpoint()
-      ).fetch({
-        method: request.method,
-        header: (name) => {
-          const value = request.headers[name];
-          return Array.isArray(value) ? value.join(', ') : value;
-        },
-        headerNames: () => Object.keys(request.headers),
-        body: request.body as string | undefined,
-        ip: request.ip,
-        web: () => webRequest(request),
-      });
+      const answer = await (await endpoint()).serve(request);
       reply.hijack();
-      const raw = reply.raw;
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
-      for (const [name, value] of answer.headers) raw.setHeader(name, value);
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+      for (const [name, value] of answer.headers) reply.raw.setHeader(name, value);
       // Answers are never cached: a session's next answer may differ, and errors are per request.
-      raw.setHeader('cache-control', 'no-store');
-      raw.writeHead(answer.status).end(answer.body ?? undefined);
+      reply.raw.setHeader('cache-control', 'no-store');
+      reply.raw.writeHead(answer.status).end(answer.body ?? undefined);
     };
     // POST and DELETE are the transport's operations (documented); the others answer 405.
     scope.post('/mcp', { schema: mcpPostSchema }, handler);
@@ -113,7 +80,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   });
 
   app.addHook('onClose', async () => {
-    sessions.close();
+    clearInterval(timer);
     if (loading) await (await loading).close();
   });
   return { sessions };

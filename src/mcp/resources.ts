@@ -1,58 +1,29 @@
 import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
-import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
 import type { ServiceUrls } from '../domain/urls.js';
 
-/** One of the four documents as an MCP resource: its renderer's name in the snapshot is `document`. */
-export interface DocumentResource {
-  uri: string;
-  document: string;
-  title: string;
-  description: string;
-  mimeType: string;
-}
+const resource = (uri: string, document: string, mimeType: string, title: string, description: string) => ({
+  uri,
+  document,
+  metadata: { mimeType, title, description },
+});
+export type DocumentResource = ReturnType<typeof resource>;
 
 /** The four documents as MCP resources, by their absolute URLs (contract §5, MCP 2025-11-25 §Resources). */
 export function documentResources(urls: ServiceUrls): DocumentResource[] {
+  const json = 'application/json';
   return [
-    {
-      uri: urls.reviewsJson,
-      document: 'reviews.json',
-      mimeType: BARE_JSON_MEDIA_TYPE,
-      title: 'Reviews dataset',
-      description: 'Business metadata, aggregate rating and every published review, newest first.',
-    },
-    {
-      uri: urls.insightsJson,
-      document: 'insights.json',
-      mimeType: BARE_JSON_MEDIA_TYPE,
-      title: 'Review insights',
-      description: 'Aspect sentiment, entities, topics, FAQ and summary computed from the published reviews.',
-    },
-    {
-      uri: urls.feedJson,
-      document: 'feed.json',
-      mimeType: 'application/feed+json',
-      title: 'JSON Feed of the newest reviews',
-      description: 'JSON Feed 1.1 of the 50 newest reviews.',
-    },
-    {
-      uri: urls.feedXml,
-      document: 'feed.xml',
-      mimeType: 'application/atom+xml',
-      title: 'Atom feed of the newest reviews',
-      description: 'Atom 1.0 feed of the 50 newest reviews.',
-    },
+    resource(urls.reviewsJson, 'reviews.json', json, 'Reviews dataset', 'The business, its aggregate rating and every published review.'),
+    resource(urls.insightsJson, 'insights.json', json, 'Review insights', 'Aspects, entities, topics, FAQ and summary of the reviews.'),
+    resource(urls.feedJson, 'feed.json', 'application/feed+json', 'JSON Feed', 'JSON Feed 1.1 of the 50 newest reviews.'),
+    resource(urls.feedXml, 'feed.xml', 'application/atom+xml', 'Atom feed', 'Atom 1.0 feed of the 50 newest reviews.'),
   ];
 }
 
-/** Registers the documents, each read by `read` (the bytes the HTTP endpoint serves). */
+/** Registers the documents, each read by `read` (the bytes its HTTP endpoint serves). */
 export function registerResources(
   server: McpServer,
-  resources: readonly DocumentResource[],
-  read: (resource: DocumentResource) => Promise<ReadResourceResult>,
-): void {
-  for (const resource of resources) {
-    const { uri, document, title, description, mimeType } = resource;
-    server.registerResource(document, uri, { title, description, mimeType }, () => read(resource));
-  }
+  resources: DocumentResource[],
+  read: (r: DocumentResource) => Promise<ReadResourceResult>,
+) {
+  for (const r of resources) server.registerResource(r.document, r.uri, r.metadata, () => read(r));
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { registerMcp, type McpEndpoint, type McpLimits } from '../../src/mcp/register-mcp.js';
+import { registerMcp, type McpLimits } from '../../src/mcp/register-mcp.js';
 import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
@@ -17,7 +17,7 @@ export interface McpTestApp {
   app: FastifyInstance;
   snapshot: Snapshot;
   urls: ServiceUrls;
-  mcp: McpEndpoint;
+  mcp: Awaited<ReturnType<typeof registerMcp>>;
   database: DatabaseHandle;
   /** The origin of the listening socket, once `listen()` was called. */
   listen(): Promise<string>;
@@ -46,7 +46,7 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
   const renderers = createDocumentRenderers();
   const snapshot = options.snapshot ?? (await renderSnapshot(fixtureState(), urls, renderers.list));
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
-  let mcp: McpEndpoint | undefined;
+  let mcp: McpTestApp['mcp'] | undefined;
   const app = await createApp({
     snapshots: { current: () => snapshot },
     urls,
