@@ -20,7 +20,7 @@ const isInitialize = (m: unknown) => m !== null && typeof m === 'object' && (m a
 
 /**
  * The 2025-era streamable HTTP transport with sessions (MCP 2025-11-25 §Transports, "Session Management"),
- * the sessions in the store (sessions.ts), so that any replica serves them. `initialize` answered, the
+ * the sessions in the store (src/domain/mcp-sessions.ts), so that any replica serves them. `initialize` answered, the
  * session is made and its id sent in `Mcp-Session-Id`; a later request without it is 400, with an unknown,
  * expired or ended one 404 (the client starts a new session), with another `MCP-Protocol-Version` than
  * the negotiated one 400. `DELETE` ends it; `GET` (the server-to-client stream) is 405, as §Listening for
@@ -40,7 +40,7 @@ export function createSessionRouter(deps: SessionRouterDeps) {
     try {
       return await answerOf(await transport.handleRequest(web, { parsedBody }));
     } finally {
-      void server.close();
+      server.close().catch(deps.onError);
     }
   }
 
@@ -70,8 +70,8 @@ export function createSessionRouter(deps: SessionRouterDeps) {
       const message = `Invalid Request: a batch of ${parsedBody.length} messages exceeds this server's limit of ${deps.maxBatch}; send fewer per request.`;
       return rpcError(400, -32600, message);
     }
-    if (method === 'POST' && (Array.isArray(parsedBody) ? parsedBody.some(isInitialize) : isInitialize(parsedBody)))
-      return open(request, parsedBody);
+    const messages: unknown[] = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
+    if (method === 'POST' && messages.some(isInitialize)) return open(request, parsedBody);
     const id = idOf(parsedBody);
     const sessionId = headerOf(request, 'mcp-session-id');
     const found = sessionId ? await deps.sessions.use(sessionId) : undefined;
