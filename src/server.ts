@@ -191,6 +191,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         sessionTtlSeconds,
         maxSessions,
         limits,
+        keptReplyBytes: config.SEARCH_CACHE_BYTES,
       });
     };
     const app = await createApp({

@@ -1,59 +1,29 @@
-import { BARE_JSON_MEDIA_TYPE } from '../domain/media-types.js';
+import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import type { ServiceUrls } from '../domain/urls.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
 
-export interface DocumentResource {
-  uri: string;
-  /** The renderer's name in the snapshot. */
-  document: string;
-  name: string;
-  title: string;
-  description: string;
-  mimeType: string;
-}
+const resource = (uri: string, document: string, mimeType: string, title: string, description: string) => ({
+  uri,
+  document,
+  metadata: { mimeType, title, description },
+});
+export type DocumentResource = ReturnType<typeof resource>;
 
 /** The four documents as MCP resources, by their absolute URLs (contract §5, MCP 2025-11-25 §Resources). */
 export function documentResources(urls: ServiceUrls): DocumentResource[] {
+  const json = 'application/json';
   return [
-    {
-      uri: urls.reviewsJson,
-      document: 'reviews.json',
-      name: 'reviews.json',
-      mimeType: BARE_JSON_MEDIA_TYPE,
-      title: 'Reviews dataset',
-      description: 'Business metadata, aggregate rating and every published review, newest first.',
-    },
-    {
-      uri: urls.insightsJson,
-      document: 'insights.json',
-      name: 'insights.json',
-      mimeType: BARE_JSON_MEDIA_TYPE,
-      title: 'Review insights',
-      description: 'Aspect sentiment, entities, topics, FAQ and summary computed from the published reviews.',
-    },
-    {
-      uri: urls.feedJson,
-      document: 'feed.json',
-      name: 'feed.json',
-      mimeType: 'application/feed+json',
-      title: 'JSON Feed of the newest reviews',
-      description: 'JSON Feed 1.1 of the 50 newest reviews.',
-    },
-    {
-      uri: urls.feedXml,
-      document: 'feed.xml',
-      name: 'feed.xml',
-      mimeType: 'application/atom+xml',
-      title: 'Atom feed of the newest reviews',
-      description: 'Atom 1.0 feed of the 50 newest reviews.',
-    },
+    resource(urls.reviewsJson, 'reviews.json', json, 'Reviews dataset', 'The business, its aggregate rating and every published review.'),
+    resource(urls.insightsJson, 'insights.json', json, 'Review insights', 'Aspects, entities, topics, FAQ and summary of the reviews.'),
+    resource(urls.feedJson, 'feed.json', 'application/feed+json', 'JSON Feed', 'JSON Feed 1.1 of the 50 newest reviews.'),
+    resource(urls.feedXml, 'feed.xml', 'application/atom+xml', 'Atom feed', 'Atom 1.0 feed of the 50 newest reviews.'),
   ];
 }
 
-/** A resource's current contents: the same bytes the HTTP endpoint serves. */
-export function readDocument(snapshot: Snapshot, resource: DocumentResource) {
-  const doc = snapshot.documents.get(resource.document);
-  if (!doc) return undefined;
-  const mimeType = doc.contentType.split(';')[0]!.trim();
-  return { uri: resource.uri, mimeType, text: doc.body.toString('utf8') };
+/** Registers the documents, each read by `read` (the bytes its HTTP endpoint serves). */
+export function registerResources(
+  server: McpServer,
+  resources: DocumentResource[],
+  read: (r: DocumentResource) => Promise<ReadResourceResult>,
+) {
+  for (const r of resources) server.registerResource(r.document, r.uri, r.metadata, () => read(r));
 }

@@ -1,121 +1,80 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ResourceNotFoundError } from '@modelcontextprotocol/server';
+import { ERROR_CODES } from '../domain/errors.js';
 import type { ServiceUrls } from '../domain/urls.js';
-import { completeSnapshot, type Snapshot, type SnapshotSource } from '../snapshot/snapshot.js';
+import { completeSnapshot, type SnapshotSource } from '../snapshot/snapshot.js';
 import { serverInstructions } from './instructions.js';
-import { toolJsonSchema, withOptionalKeys, withPatternKeys } from './json-schema.js';
-import { PROMPTS, renderPrompt } from './prompts.js';
-import { documentResources, readDocument } from './resources.js';
-import { createTools, toolErrorJson } from './tools.js';
-
-export interface McpServerDeps {
-  snapshots: SnapshotSource;
-  urls: ServiceUrls;
-  /** MCP_MAX_ANSWER_BYTES: the largest result one request may build (issue 11 H1). */
-  maxAnswerBytes?: number;
-}
+import { registerPrompts } from './prompts.js';
+import { documentResources, registerResources } from './resources.js';
+import { registerTools, type Respond, type ToolFailure } from './tools.js';
 
 /** A JSON-RPC server error (implementation-defined range, JSON-RPC 2.0 §5.1): the answer would exceed MCP_MAX_ANSWER_BYTES. */
 export const ANSWER_TOO_LARGE = -32005;
 
-/** The tools' names, for routing that must know them before a server instance exists. */
-export const TOOL_NAMES: ReadonlySet<string> = new Set(createTools().map((t) => t.name));
+const SERVER_INFO = { name: 'review-data-service', title: 'Review Data Service', version: '1.0.0' };
+const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } };
 
-export const SERVER_INFO = { name: 'review-data-service', title: 'Review Data Service', version: '1.0.0' };
-
-// Contract §5: every tool only reads, and only this service's own data.
-const ANNOTATIONS = { readOnlyHint: true, openWorldHint: false, destructiveHint: false, idempotentHint: true };
-
-export interface ServerInstanceOptions {
-  /**
-   * A 2026-07-28-era revision the instance also supports, for instances connected to the SDK's
-   * `PerRequestHTTPServerTransport` by hand (modern-tool-calls.ts); `createMcpHandler` binds its own.
-   */
-  modernRevision?: string;
+/** A tool error: the REST problem shape as JSON text, with the same `issues` (contract §5), no structuredContent. */
+function toolError({ code, detail, issues }: ToolFailure) {
+  const text = JSON.stringify({ title: ERROR_CODES[code].title, code, detail, ...(issues ? { issues } : {}) });
+  return { content: [{ type: 'text' as const, text }], isError: true };
 }
 
 /**
- * A factory of per-request server instances for both eras. Everything that does not depend on the
- * request (the tool list with its JSON Schemas, the resource list) is computed once, here; an
- * instance is a handful of handler closures, cheap enough to make for every request, which is how
- * the SDK serves stateless traffic (one instance per exchange).
+ * The MCP server of both eras: a fresh instance for every HTTP request, which is how the SDK serves
+ * stateless traffic (createMcpHandler makes one per 2026-07-28 request, the session router one per 2025
+ * request), with the tools, resources and prompts registered through the SDK's public API over the current
+ * snapshot. Schemas are made once (tools.ts): an instance is a set of registrations. It counts what its
+ * request's answers add up to (`maxAnswerBytes`, MCP_MAX_ANSWER_BYTES): once a batch's answers reach it,
+ * a later request is answered with an error without running.
  */
-export function createServerFactory(deps: McpServerDeps): (options?: ServerInstanceOptions) => Server {
-  const tools = createTools();
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listed = tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: withPatternKeys(toolJsonSchema(t.inputSchema, 'input'), t.patternKeys ?? []),
-    outputSchema: withOptionalKeys(toolJsonSchema(t.outputSchema, 'output'), t.omittableKeys ?? []),
-    annotations: { title: t.title, ...ANNOTATIONS },
-  }));
+export function createServerFactory(deps: { snapshots: SnapshotSource; urls: ServiceUrls; maxAnswerBytes: number }): () => McpServer {
   const resources = documentResources(deps.urls);
-  const listedResources = resources.map(({ uri, name, title, description, mimeType }) => ({ uri, name, title, description, mimeType }));
-  const instructionsFor = new WeakMap<Snapshot, string>();
-  const maxAnswerBytes = deps.maxAnswerBytes ?? Number.POSITIVE_INFINITY;
+  const max = deps.maxAnswerBytes;
+  return () => {
+    const instructions = serverInstructions(deps.snapshots.current().view.business.name);
+    const server = new McpServer(SERVER_INFO, { capabilities: CAPABILITIES, instructions });
+    let spent = 0;
+    const full = `This batch's answer reached the limit of ${max} bytes; send this request again on its own.`;
+    // Every published snapshot holds its documents; only a cold start may wait for its first insights. After
+    // the wait nothing yields until `spent` is counted, so the calls of a batch count one after another.
+    const snapshot = () => completeSnapshot(deps.snapshots);
 
-  return (options) => {
-    const snapshot = deps.snapshots.current();
-    let instructions = instructionsFor.get(snapshot);
-    if (instructions === undefined) instructionsFor.set(snapshot, (instructions = serverInstructions(snapshot.view.business.name)));
-    const server = new Server(SERVER_INFO, {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions,
-      // The SDK's public way to let an instance bind to a 2026-07-28 per-request transport on connect.
-      ...(options?.modernRevision ? { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, options.modernRevision] } : {}),
-    });
-
-    server.setRequestHandler('tools/list', () => ({ tools: listed }));
-    server.setRequestHandler('tools/call', async (request) => {
-      const tool = byName.get(request.params.name);
-      // MCP 2025-11-25 §Tools, Error Handling: an unknown tool is a protocol error, -32602.
-      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      // Every published snapshot holds its documents; only a cold start may wait for its first insights.
-      const snapshot = await completeSnapshot(deps.snapshots);
-      const outcome = tool.call(request.params.arguments ?? {}, snapshot);
-      if (!outcome.ok) {
-        // No structuredContent on errors: clients validate it against the outputSchema.
-        return { content: [{ type: 'text' as const, text: toolErrorJson(outcome) }], isError: true };
-      }
+    const respond: Respond = async (args, answer) => {
+      if (!args.ok)
+        return toolError({
+          ok: false,
+          code: 'invalid_parameters',
+          detail: args.issues.map((i) => i.message).join('; '),
+          issues: args.issues,
+        });
+      const current = await snapshot();
+      if (spent >= max) return toolError({ ok: false, code: 'payload_too_large', detail: full });
+      const outcome = answer(args.value, current);
+      if (!outcome.ok) return toolError(outcome);
       // The answer carries the JSON twice (text and structuredContent); paged tools stay far below this.
-      if (outcome.json.length * 2 > maxAnswerBytes) {
-        const detail = `The answer (about ${outcome.json.length * 2} bytes) exceeds this server's limit of ${maxAnswerBytes} bytes: ask for less (a smaller limit, fields, or one section).`;
-        return {
-          content: [{ type: 'text' as const, text: toolErrorJson({ ok: false, code: 'payload_too_large', detail }) }],
-          isError: true,
-        };
+      const size = outcome.json.length * 2;
+      if (size > max) {
+        const detail = `The answer (about ${size} bytes) exceeds this server's limit of ${max} bytes: ask for less (a smaller limit, fields, or one section).`;
+        return toolError({ ok: false, code: 'payload_too_large', detail });
       }
-      return {
-        content: [{ type: 'text' as const, text: outcome.json }],
-        structuredContent: outcome.structured ?? (JSON.parse(outcome.json) as Record<string, unknown>),
-      };
-    });
+      spent += size;
+      return { content: [{ type: 'text', text: outcome.json }], structuredContent: outcome.structured as Record<string, unknown> };
+    };
+    registerTools(server, respond);
 
-    server.setRequestHandler('resources/list', () => ({ resources: listedResources }));
-    server.setRequestHandler('resources/read', async (request) => {
-      const resource = resources.find((r) => r.uri === request.params.uri);
-      const snapshot = resource ? await completeSnapshot(deps.snapshots) : undefined;
-      const size = resource && snapshot ? snapshot.documents.get(resource.document)?.body.length : undefined;
+    registerResources(server, resources, async ({ uri, document }) => {
+      const doc = (await snapshot()).documents.get(document);
+      if (!doc) throw new ResourceNotFoundError(uri);
+      if (spent >= max) throw new ProtocolError(ANSWER_TOO_LARGE, full);
       // Checked before any copy is made: a large dataset is fetched over HTTP (streamed, cached, compressed).
-      if (resource && size !== undefined && size > maxAnswerBytes) {
-        throw new ProtocolError(
-          ANSWER_TOO_LARGE,
-          `${resource.name} is ${size} bytes, over this server's answer limit of ${maxAnswerBytes} bytes: fetch ${resource.uri} over HTTP, or use the tools (search_reviews, get_reviews_since) which page.`,
-          { size, limit: maxAnswerBytes, url: resource.uri },
-        );
+      if (doc.body.length > max) {
+        const message = `${document} is ${doc.body.length} bytes, over this server's answer limit of ${max} bytes: fetch ${uri} over HTTP, or use the tools (search_reviews, get_reviews_since) which page.`;
+        throw new ProtocolError(ANSWER_TOO_LARGE, message, { size: doc.body.length, limit: max, url: uri });
       }
-      const contents = resource && snapshot ? readDocument(snapshot, resource) : undefined;
-      if (!contents) throw new ResourceNotFoundError(request.params.uri);
-      return { contents: [contents] };
+      spent += doc.body.length;
+      return { contents: [{ uri, mimeType: doc.contentType.split(';')[0]!.trim(), text: doc.body.toString('utf8') }] };
     });
-
-    server.setRequestHandler('prompts/list', () => ({ prompts: PROMPTS }));
-    server.setRequestHandler('prompts/get', (request) => {
-      const prompt = renderPrompt(request.params.name, request.params.arguments ?? {});
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
-      return prompt;
-    });
+    registerPrompts(server);
     return server;
   };
 }

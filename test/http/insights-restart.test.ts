@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/cli/logger.js';
 import { loadConfig } from '../../src/config.js';
 import { BusinessSchema } from '../../src/domain/business.js';
-import { createTools } from '../../src/mcp/tools.js';
+import { getInsights } from '../../src/mcp/tools.js';
 import { createServer, type RunningServer } from '../../src/server.js';
 import { siteContext } from '../../src/site/site-context.js';
 import type { InsightsRenderer } from '../../src/snapshot/renderers/insights.js';
@@ -91,9 +91,8 @@ function describeRestart(name: string, fresh: () => Promise<string>): void {
     const atOnce = await get(two.server);
     expect(atOnce).toEqual(first);
     // MCP's get_insights answers from the stored bytes too, before the process renders anything.
-    const getInsights = createTools().find((t) => t.name === 'get_insights')!;
-    const whole = getInsights.call({ include_review_ids: true, section: 'summary' }, two.server.snapshots.current());
-    expect(whole).toEqual({ ok: true, json: JSON.stringify({ summary: (JSON.parse(first.body) as { summary: unknown }).summary }) });
+    const whole = getInsights({ include_review_ids: true, section: 'summary' }, two.server.snapshots.current());
+    expect(whole).toMatchObject({ ok: true, json: JSON.stringify({ summary: (JSON.parse(first.body) as { summary: unknown }).summary }) });
     // And the pages: their insights come from the same stored bytes, so they are complete at once.
     const pages = siteContext(two.server.snapshots.current());
     expect(pages.complete).toBe(true);

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { registerMcp, type McpEndpoint, type McpLimits } from '../../src/mcp/register-mcp.js';
-import { createServerFactory } from '../../src/mcp/server-factory.js';
+import { registerMcp, type McpLimits } from '../../src/mcp/register-mcp.js';
 import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
@@ -18,7 +17,7 @@ export interface McpTestApp {
   app: FastifyInstance;
   snapshot: Snapshot;
   urls: ServiceUrls;
-  mcp: McpEndpoint;
+  mcp: Awaited<ReturnType<typeof registerMcp>>;
   database: DatabaseHandle;
   /** The origin of the listening socket, once `listen()` was called. */
   listen(): Promise<string>;
@@ -36,6 +35,8 @@ export interface McpTestOptions {
   wrapSessionStore?: (store: McpSessionStore) => McpSessionStore;
   /** A snapshot other than the fixture's (the large-dataset tests). */
   snapshot?: Snapshot;
+  /** SEARCH_CACHE_BYTES, the budget of kept tool-call replies (0 keeps none); the default's otherwise. */
+  keptReplyBytes?: number;
 }
 
 /** The real app with the MCP endpoint over the fixture snapshot, as `createServer` wires them. */
@@ -45,7 +46,7 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
   const renderers = createDocumentRenderers();
   const snapshot = options.snapshot ?? (await renderSnapshot(fixtureState(), urls, renderers.list));
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
-  let mcp: McpEndpoint | undefined;
+  let mcp: McpTestApp['mcp'] | undefined;
   const app = await createApp({
     snapshots: { current: () => snapshot },
     urls,
@@ -58,8 +59,9 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
           sessionTtlSeconds: options.ttlSeconds ?? 1800,
           maxSessions: options.maxSessions ?? 10_000,
           sweepIntervalMs: 0,
+          keptReplyBytes: options.keptReplyBytes ?? config.SEARCH_CACHE_BYTES,
           // Tests open many sessions from one address; the rate limit has its own test.
-          limits: { sessionRateLimit: 0, ...options.limits },
+          limits: { maxBatch: config.MCP_MAX_BATCH, maxAnswerBytes: config.MCP_MAX_ANSWER_BYTES, sessionRateLimit: 0, ...options.limits },
           ...(options.now ? { now: options.now } : {}),
         });
       },
@@ -103,19 +105,3 @@ export const INITIALIZE = rpc(1, 'initialize', {
   capabilities: {},
   clientInfo: { name: 'review-data-tests', version: '1.0.0' },
 });
-
-/**
- * A server factory whose instances read `current()` and count each read in `counter.reads`: after an
- * instance's first read (its instructions), only tools read it, so a kept reply shows as no read.
- */
-export function countingServerFactory(urls: ServiceUrls, current: () => Snapshot, counter: { reads: number }) {
-  return createServerFactory({
-    snapshots: {
-      current: () => {
-        counter.reads++;
-        return current();
-      },
-    },
-    urls,
-  });
-}

@@ -9,7 +9,7 @@ import { review as storedFixture } from '../storage/fixtures.js';
 
 /**
  * Small snapshots and search parameters for the properties that hold REST's and MCP's search answers
- * to each other (src/snapshot/queries.test.ts, src/mcp/search-page.test.ts): texts and titles with
+ * to each other (src/snapshot/queries.test.ts, test/mcp/search-answer.test.ts): texts and titles with
  * characters JSON escapes or encodes in more than one byte, some reviews with an owner's response.
  */
 const business = BusinessSchema.parse({ id: 'b', name: 'B', technicians: [{ id: 'ann', name: 'Ann Lee', aliases: ['Ann'] }] });

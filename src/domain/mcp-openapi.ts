@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ResponseSpec } from '../domain/openapi-spec.js';
+import type { ResponseSpec } from './openapi-spec.js';
 
 /**
  * The JSON-RPC 2.0 envelope of POST /mcp, for the OpenAPI description only: the MCP SDK validates
- * messages itself (and does not export its schemas), so nothing else uses these.
+ * messages itself, with its own schemas.
  */
 const JsonRpcIdSchema = z.union([z.string(), z.int()]);
 
@@ -27,23 +27,15 @@ export const JsonRpcResponseSchema = z
   })
   .meta({ id: 'JsonRpcResponse' });
 
-const jsonRpcError = (message: string) => ({ jsonrpc: '2.0', id: null, error: { code: -32000, message } });
-
-const jsonRpc = (description: string, example: unknown): ResponseSpec => ({
+const jsonRpc = (description: string, message: string): ResponseSpec => ({
   description,
-  content: { 'application/json': { schema: JsonRpcResponseSchema, example } },
+  content: {
+    'application/json': { schema: JsonRpcResponseSchema, example: { jsonrpc: '2.0', id: null, error: { code: -32000, message } } },
+  },
   headers: ['Cache-Control'],
 });
-
-const initializeResult = {
-  jsonrpc: '2.0',
-  id: 1,
-  result: {
-    protocolVersion: '2025-11-25',
-    capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
-    serverInfo: { name: 'review-data-service', version: '1.0.0' },
-  },
-};
+const noSession = jsonRpc('No Mcp-Session-Id header (protocol 2025-11-25 and earlier).', 'Bad Request: Mcp-Session-Id header is required');
+const unknownSession = jsonRpc('Unknown, expired or deleted session: initialize again.', 'Session not found');
 
 export const mcpPostSchema = {
   operationId: 'mcp',
@@ -55,27 +47,18 @@ export const mcpPostSchema = {
   bodyExample: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_reviews', arguments: { rating: 1, limit: 3 } } },
   response: {
     200: {
-      description: 'The JSON-RPC response (as JSON, or as one server-sent event when the client prefers text/event-stream).',
-      content: {
-        'application/json': { schema: JsonRpcResponseSchema, example: initializeResult },
-        'text/event-stream': { schema: z.string(), example: `event: message\ndata: ${JSON.stringify(initializeResult)}\n\n` },
-      },
+      description: 'The JSON-RPC response, as JSON.',
+      content: { 'application/json': { schema: JsonRpcResponseSchema } },
       headers: ['Mcp-Session-Id', 'Cache-Control'],
     } satisfies ResponseSpec,
     202: {
       description: 'A notification or response from the client was accepted; no body.',
       headers: ['Cache-Control'],
     } satisfies ResponseSpec,
-    400: jsonRpc(
-      'Missing Mcp-Session-Id, an unsupported MCP-Protocol-Version, or a body that is not JSON-RPC.',
-      jsonRpcError('Bad Request: Mcp-Session-Id header is required'),
-    ),
-    404: jsonRpc('Unknown, expired or deleted session: initialize again.', jsonRpcError('Session not found')),
-    406: jsonRpc(
-      'Accept must admit application/json and text/event-stream.',
-      jsonRpcError('Not Acceptable: Client must accept both application/json and text/event-stream'),
-    ),
-    415: jsonRpc('Content-Type must be application/json.', jsonRpcError('Unsupported Media Type: Content-Type must be application/json')),
+    400: jsonRpc('No Mcp-Session-Id, another MCP-Protocol-Version than the session, or a body that is not JSON-RPC.', 'Bad Request'),
+    404: unknownSession,
+    406: jsonRpc('Accept must admit application/json and text/event-stream.', 'Not Acceptable'),
+    415: jsonRpc('Content-Type must be application/json.', 'Unsupported Media Type'),
   },
 };
 
@@ -86,7 +69,7 @@ export const mcpDeleteSchema = {
   tags: ['mcp'],
   response: {
     200: { description: 'The session is ended.', headers: ['Cache-Control'] } satisfies ResponseSpec,
-    400: jsonRpc('No Mcp-Session-Id header.', jsonRpcError('Bad Request: Mcp-Session-Id header is required')),
-    404: jsonRpc('Unknown, expired or already deleted session.', jsonRpcError('Session not found')),
+    400: noSession,
+    404: unknownSession,
   },
 };
