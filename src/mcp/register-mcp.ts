@@ -4,7 +4,7 @@ import { createRateLimiter } from '../domain/rate-limit.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 import type { McpEndpointHandler } from './endpoint.js';
-import { mcpDeleteSchema, mcpPostSchema } from '../domain/mcp-openapi.js';
+import { mcpDeleteSchema, mcpPostSchema } from './openapi-schema.js';
 import { createSessionManager, type SessionManager } from '../domain/mcp-sessions.js';
 
 /** The bounds of one MCP request (src/config.ts). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResponseSpec } from './openapi-spec.js';
+import type { ResponseSpec } from '../domain/openapi-spec.js';
 
 /**
  * The JSON-RPC 2.0 envelope of POST /mcp, for the OpenAPI description only: the MCP SDK validates
