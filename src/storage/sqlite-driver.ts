@@ -8,6 +8,13 @@ function isLocked(e: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY' || code === 'SQLITE_LOCKED';
 }
 
+export interface LockWaitingOptions {
+  /** How long a statement waits for another process's lock (SQLITE_LOCK_WAIT_MS). */
+  budgetMs?: number;
+  /** The error a failed statement throws, from SQLite's (a damaged file's explanation, say). */
+  mapError?(error: unknown): unknown;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -140,13 +147,6 @@ class LockWaitingSqliteDriver implements Driver {
   destroy(): Promise<void> {
     return this.#inner.destroy();
   }
-}
-
-export interface LockWaitingOptions {
-  /** How long a statement waits for another process's lock (SQLITE_LOCK_WAIT_MS). */
-  budgetMs?: number;
-  /** The error a failed statement throws, from SQLite's (a damaged file's explanation, say). */
-  mapError?(error: unknown): unknown;
 }
 
 /** The SQLite dialect over LockWaitingSqliteDriver. */
