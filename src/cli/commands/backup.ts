@@ -34,15 +34,13 @@ function stalePartials(file: string): string[] {
 
 /** Makes the finished copy FILE without ever replacing a FILE that appeared meanwhile. */
 function publish(partial: string, file: string): void {
+  const appeared = () => new OperatorError(`${file} appeared while the copy was made: choose a new file name (a backup never overwrites)`);
   try {
     fs.linkSync(partial, file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST')
-      throw new OperatorError(`${file} appeared while the copy was made: choose a new file name (a backup never overwrites)`);
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw appeared();
     // A file system without hard links: the check and the rename are two steps there.
-    if (fs.existsSync(file))
-      throw new OperatorError(`${file} appeared while the copy was made: choose a new file name (a backup never overwrites)`);
+    if (fs.existsSync(file)) throw appeared();
     fs.renameSync(partial, file);
   }
 }
