@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
@@ -9,10 +10,13 @@ const int = (min: number) => z.coerce.number().int().min(min);
  * A platform endpoint (contract §3.2): https, or http on a loopback address (a local proxy, a test
  * double): a token sent over plain http to another host could be read on the way.
  */
-const platformUrl = z.url({ protocol: /^https?$/ }).refine((u) => {
+const platformUrl = z.string().refine((u) => {
+  if (!URL.canParse(u)) return false;
   const url = new URL(u);
-  return url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-}, 'must be an https: URL (http: only on a loopback address such as 127.0.0.1)');
+  // An address of 127.0.0.0/8, not a name that starts like one (127.0.0.1.nip.io is a public host).
+  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || (isIPv4(url.hostname) && url.hostname.startsWith('127.'));
+  return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
+}, 'must be an https: URL such as https://mybusiness.googleapis.com (http: only on a loopback address such as 127.0.0.1)');
 
 /** The only DATABASE_URL whose missing directory is created: `npm start` in a fresh clone. */
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/reviews.db';
@@ -63,7 +67,10 @@ export const ConfigSchema = z
     /** `accounts/{account}/locations/{location}`: the Business Profile location whose reviews are synced. */
     GOOGLE_LOCATION: z
       .string()
-      .regex(/^accounts\/[^/\s]+\/locations\/[^/\s]+$/, 'must have the form accounts/{account}/locations/{location}')
+      .regex(
+        /^accounts\/[\w-]+\/locations\/[\w-]+$/,
+        'must have the form accounts/{account}/locations/{location} (ids of letters, digits, - and _)',
+      )
       .optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -123,7 +130,9 @@ export const ConfigSchema = z
     // The OAuth client alone is what `review-data connect google` needs, before the location is chosen.
     if (c.GOOGLE_CLIENT_ID !== undefined || c.GOOGLE_CLIENT_SECRET !== undefined)
       need(['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'], c.GOOGLE_CLIENT_ID !== undefined ? 'GOOGLE_CLIENT_ID' : 'GOOGLE_CLIENT_SECRET');
-    const google = (['GOOGLE_LOCATION', 'GOOGLE_REFRESH_TOKEN', 'GOOGLE_PUSH_TOKEN'] as const).find((k) => c[k] !== undefined);
+    // A refresh token may come before the location is chosen (`connect google --locations` lists them).
+    if (c.GOOGLE_REFRESH_TOKEN !== undefined) need(['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'], 'GOOGLE_REFRESH_TOKEN');
+    const google = (['GOOGLE_LOCATION', 'GOOGLE_PUSH_TOKEN'] as const).find((k) => c[k] !== undefined);
     if (google) need(['GOOGLE_LOCATION', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'], google);
     const trustpilot = (['TRUSTPILOT_BUSINESS_UNIT_ID', 'TRUSTPILOT_API_KEY'] as const).find((k) => c[k] !== undefined);
     if (trustpilot) need(['TRUSTPILOT_BUSINESS_UNIT_ID', 'TRUSTPILOT_API_KEY'], trustpilot);

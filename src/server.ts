@@ -73,7 +73,10 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   const database = await openDatabase(config.DATABASE_URL, { createDirectory: config.DATABASE_URL === DEFAULT_DATABASE_URL });
   try {
     const store = createReviewStore(database.db);
-    if (config.DEMO_ON_EMPTY) await loadDemoIfEmpty(store, logger);
+    // A connected platform means the business's own reviews are on their way: the invented demo would be
+    // public until the first sync succeeds (days, while Google approves API access), so it is not loaded.
+    const platformConnected = config.GOOGLE_LOCATION !== undefined || config.TRUSTPILOT_BUSINESS_UNIT_ID !== undefined;
+    if (config.DEMO_ON_EMPTY && !platformConnected) await loadDemoIfEmpty(store, logger);
     const taxonomies = await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE);
     // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
     // Its worker starts only for changed inputs and ends when idle; analyses are kept in the database.

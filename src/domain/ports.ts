@@ -56,7 +56,15 @@ export interface ImportInput {
    * platform it does not hold are deleted, within the deletion guard (`checkDeletions`) unless
    * `allowDeletions`; reviews of other platforms are kept. Wins over `replace`.
    */
-  platformListing?: { platform: string; allowDeletions: boolean };
+  platformListing?: {
+    platform: string;
+    allowDeletions: boolean;
+    /**
+     * The sync run's claim (`SyncStateStore.claim`): checked and extended inside the transaction, so a run
+     * whose claim lapsed (it was paused past its lease, and another replica may be running) writes nothing.
+     */
+    claim?: { holder: string; now: Date; leaseMs: number };
+  };
   /** This import is the bundled demo: its business is marked so that own data later replaces it. */
   demo?: boolean;
   /** Plan and count everything, then roll back: nothing is written (`import --dry-run`). */
@@ -85,6 +93,8 @@ export interface ReviewStore {
   /** A counter that grows with every committed change; polled to notice other processes' writes. */
   version(): Promise<number>;
   load(): Promise<DatasetState>;
+  /** The ids of the stored reviews whose `source.platform` is this one (a sync's deletion candidates). */
+  platformIds(platform: string): Promise<string[]>;
   /** The header alone, so a rebuild can read the reviews in pages and only those that changed. */
   header(): Promise<DatasetHeader>;
   /** Stamps of the published reviews in id order, after `afterId` (exclusive), at most `limit`. */

@@ -6,14 +6,24 @@ export interface SyncClaimRequest {
   source: SyncSource;
   /** The claiming process (`host:pid:random`). */
   holder: string;
+  /** The store's clock (`SyncStateStore.clock`), so replicas on hosts whose clocks differ agree. */
   now: Date;
   /** The claim lapses this long after `now` unless renewed: a holder that dies is replaced. */
   leaseMs: number;
   /**
-   * A scheduled run's condition: take the claim only when no run of this source started after this
-   * instant, so replicas whose timers fire in the same interval run it once between them.
+   * A scheduled run's condition: take the claim only when no run of this source started within this
+   * many milliseconds before `now`, so replicas asking in the same interval run it once between them.
    */
-  notStartedAfter?: Date;
+  notStartedWithinMs?: number;
+}
+
+/** A run's claim lapsed and another holder may have taken it: the run must not apply its listing. */
+export class SyncClaimLostError extends Error {
+  override name = 'SyncClaimLostError';
+  readonly code = 'claim_lost';
+  constructor(source: string) {
+    super(`the ${source} run lost its claim (it was paused longer than its lease): nothing was changed; the next run tries again`);
+  }
 }
 
 export interface SyncRunRecord {
@@ -37,6 +47,8 @@ export interface SyncStatus {
  * that `review-data connect` stored for every replica. SQLite and PostgreSQL implement it alike.
  */
 export interface SyncStateStore {
+  /** The database's clock: claims compare times one clock wrote, whatever the replicas' clocks say. */
+  clock(): Promise<Date>;
   /** Takes the source's claim when nobody holds it (or the holder's lapsed); true when taken. */
   claim(request: SyncClaimRequest): Promise<boolean>;
   /** Extends a claim this holder still has; false when it was lost (it lapsed and another took it). */

@@ -36,8 +36,26 @@ export function createServiceUrls(baseUrl: string): ServiceUrls {
 
 /**
  * A request URL as logs show it: the value of a `token` query parameter (the Pub/Sub push endpoint's
- * shared secret, contract §3.2) is masked, so no log line carries a secret.
+ * shared secret, contract §3.2) is masked, however its name is spelled (`%74oken` is `token` to the query
+ * parser), so no log line carries a secret.
  */
 export function loggedUrl(url: string): string {
-  return url.includes('token=') ? url.replace(/([?&]token=)[^&#]*/gi, '$1***') : url;
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const decoded = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return decoded(name).trim().toLowerCase() === 'token' ? `${name}=***` : pair;
+    });
+  return `${url.slice(0, q)}?${query.join('&')}`;
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import { BusinessSchema, EMPTY_BUSINESS, type Business } from '../domain/business.js';
 import { canonicalJson, sha256Hex } from '../domain/canonical-json.js';
 import { catalogKey } from '../domain/catalog-key.js';
@@ -7,6 +7,7 @@ import { createMentionMatcher } from '../domain/mentions.js';
 import type { DatasetState, ImportInput, ImportSummary, PublishedRecord, ReviewStore } from '../domain/ports.js';
 import { toPublicReview } from '../domain/public-review.js';
 import { isPublished, StoredReviewSchema, type StoredReview } from '../domain/review.js';
+import { SyncClaimLostError } from '../domain/sync-ports.js';
 import type { Database } from './schema.js';
 
 // Rows a statement writes at once: 8 bound values a row stays far below every driver's limit.
@@ -43,6 +44,30 @@ async function catalogInEffect(trx: Transaction<Database>) {
   const row = await trx.selectFrom('business').select('doc').where('singleton', '=', 1).executeTakeFirst();
   const business = businessOf(row);
   return { key: catalogKey(business), matcher: createMentionMatcher(business ?? EMPTY_BUSINESS) };
+}
+
+/**
+ * Fills `platform` of rows written by a version from before migration 0010 (a replica not yet upgraded,
+ * during a rolling upgrade), so a platform's listing sees them.
+ */
+async function fillPlatforms(db: Kysely<Database> | Transaction<Database>): Promise<void> {
+  const platform =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<string>`(doc::json #>> '{source,platform}')`
+      : sql<string>`json_extract(doc, '$.source.platform')`;
+  await db.updateTable('reviews').set({ platform }).where('platform', 'is', null).execute();
+}
+
+/** Extends the sync run's claim inside its transaction; a claim that lapsed aborts the transaction. */
+async function holdClaim(trx: Transaction<Database>, platform: string, claim: { holder: string; now: Date; leaseMs: number }) {
+  const r = await trx
+    .updateTable('sync_state')
+    .set({ claim_expires_at: new Date(claim.now.getTime() + claim.leaseMs).toISOString() })
+    .where('source', '=', platform)
+    .where('holder', '=', claim.holder)
+    .where('claim_expires_at', '>=', claim.now.toISOString())
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) throw new SyncClaimLostError(platform);
 }
 
 /** Thrown inside the import transaction to roll a dry run back; carries the summary out. */
@@ -105,6 +130,12 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
     async business() {
       const b = await db.selectFrom('business').select('doc').where('singleton', '=', 1).executeTakeFirst();
       return businessOf(b);
+    },
+
+    async platformIds(platform) {
+      await fillPlatforms(db);
+      const rows = await db.selectFrom('reviews').select('id').where('platform', '=', platform).execute();
+      return rows.map((r) => r.id);
     },
 
     async isEmpty() {
@@ -199,6 +230,10 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
     async applyImport(input: ImportInput, onProgress): Promise<ImportSummary> {
       const run = db.transaction().execute(async (trx) => {
         const stamp = now();
+        const listing = input.platformListing;
+        // First: on PostgreSQL the claim's row lock makes a competing claim wait for this commit.
+        if (listing?.claim) await holdClaim(trx, listing.platform, listing.claim);
+        if (listing) await fillPlatforms(trx);
         // The demo steps aside (contract §3.1): the first import of own data removes the demo business
         // and its reviews in this same transaction, so no reader ever sees the two mixed.
         const demoRemoved = input.demo ? undefined : await removeDemo(trx);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { SyncSource, SyncStateStore, SyncStatus } from '../domain/sync-ports.js';
 import type { Database } from './schema.js';
 
@@ -10,8 +10,17 @@ const date = (s: string | null) => (s === null ? null : new Date(s));
  * either database as the render and WebSub claims are; ISO timestamps of one width compare as text.
  */
 export function createSyncStateStore(db: Kysely<Database>): SyncStateStore {
+  const dbNow =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<string>`to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
   return {
-    async claim({ source, holder, now, leaseMs, notStartedAfter }) {
+    async clock() {
+      const r = await sql<{ now: string }>`select ${dbNow} as now`.execute(db);
+      return new Date(r.rows[0]!.now);
+    },
+
+    async claim({ source, holder, now, leaseMs, notStartedWithinMs }) {
       const until = iso(new Date(now.getTime() + leaseMs));
       const won = await db
         .insertInto('sync_state')
@@ -19,18 +28,14 @@ export function createSyncStateStore(db: Kysely<Database>): SyncStateStore {
         .onConflict((oc) =>
           oc
             .column('source')
-            .doUpdateSet({ holder, claim_expires_at: until, last_started_at: iso(now) })
+            .doUpdateSet({ holder, claim_expires_at: until, last_started_at: iso(now), last_outcome: null, last_message: null })
             .where((eb) => {
-              const free = eb.or([
-                eb('sync_state.holder', 'is', null),
-                eb('sync_state.claim_expires_at', '<', iso(now)),
-                eb('sync_state.holder', '=', holder),
-              ]);
-              if (!notStartedAfter) return free;
-              return eb.and([
-                free,
-                eb.or([eb('sync_state.last_started_at', 'is', null), eb('sync_state.last_started_at', '<=', iso(notStartedAfter))]),
-              ]);
+              // Free when nobody holds it or the holder's claim lapsed; never re-taken by its own holder,
+              // whose run in progress would be released by the second run's end.
+              const free = eb.or([eb('sync_state.holder', 'is', null), eb('sync_state.claim_expires_at', '<', iso(now))]);
+              if (notStartedWithinMs === undefined) return free;
+              const since = iso(new Date(now.getTime() - notStartedWithinMs));
+              return eb.and([free, eb.or([eb('sync_state.last_started_at', 'is', null), eb('sync_state.last_started_at', '<=', since)])]);
             }),
         )
         .returning('holder')

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { gbpProfile } from '../import/gbp.js';
-import { listedRecords } from '../import/raw-records.js';
 import type { Listing, PlatformConnector } from './connector.js';
 import type { AccessTokens } from './google-oauth.js';
-import { PlatformError, platformRequest, type PlatformHttpOptions } from './platform-http.js';
+import { PlatformError, platformRequest, type PlatformHttpOptions, type PlatformResponse } from './platform-http.js';
 
 /** The v4 list's largest page (accounts.locations.reviews.list: `pageSize` at most 50). */
 const PAGE_SIZE = 50;
@@ -24,56 +23,52 @@ export interface GoogleConnectorSettings {
   http: PlatformHttpOptions;
 }
 
+function statusHint(status: number): string {
+  if (status === 404) return ': check GOOGLE_LOCATION (accounts/{account}/locations/{location}) and that GOOGLE_API_URL is the origin only';
+  if (status === 403)
+    return ': the account has no access to this location, or the Business Profile API is not enabled for the OAuth client';
+  return '';
+}
+
 /**
  * Google Business Profile (contract §3.2): `GET {api}/v4/{location}/reviews?pageSize=50`, then with
  * `pageToken` until a page has none, each with a bearer access token; a 401 gets one fresh token and
- * one more try. Each review is mapped by the Takeout import's own profile (`gbpProfile`), so a review has
- * the same id and fields whichever way it came in.
+ * one more try. A review a listing missed is read with `accounts.locations.reviews.get` before the
+ * engine deletes it. Reviews are mapped by the Takeout import's own profile (`gbpProfile`).
  */
 export function createGoogleConnector(settings: GoogleConnectorSettings): PlatformConnector {
-  const base = settings.apiUrl.toString().replace(/\/+$/, '');
-  const listUrl = (pageToken: string | undefined) => {
-    const url = new URL(`${base}/v4/${settings.location}/reviews`);
-    url.searchParams.set('pageSize', String(PAGE_SIZE));
-    if (pageToken !== undefined) url.searchParams.set('pageToken', pageToken);
-    return url;
-  };
+  const base = `${settings.apiUrl.toString().replace(/\/+$/, '')}/v4/${settings.location}/reviews`;
 
-  async function page(pageToken: string | undefined, signal: AbortSignal | undefined) {
+  /** A GET with the bearer token, refreshed once on a 401 (contract §3.2). */
+  async function authorizedGet(url: URL, what: string, signal: AbortSignal | undefined): Promise<PlatformResponse> {
     const http = signal ? { ...settings.http, signal } : settings.http;
     for (let refreshed = false; ; refreshed = true) {
       const token = await settings.tokens.current();
-      const answer = await platformRequest(
-        { method: 'GET', url: listUrl(pageToken), headers: { authorization: `Bearer ${token}` }, what: 'the Google reviews list' },
-        http,
+      const answer = await platformRequest({ method: 'GET', url, headers: { authorization: `Bearer ${token}` }, what }, http).catch(
+        (e: unknown) => {
+          // Until Google approves a project's Business Profile API access its quota is 0: every call is a 429.
+          if (e instanceof PlatformError && e.code === 'rate_limited')
+            throw new PlatformError(
+              e.code,
+              `${e.message}: the project's quota is used up, or is 0 because Google has not approved its Business Profile API access yet (README, "Keep in step with Google", step 1)`,
+              e.status,
+            );
+          throw e;
+        },
       );
-      if (answer.status === 401 && !refreshed) {
-        settings.tokens.invalidate(token);
-        continue;
-      }
-      if (answer.status !== 200) {
-        const hint =
-          answer.status === 404
-            ? ': check GOOGLE_LOCATION (accounts/{account}/locations/{location})'
-            : answer.status === 403
-              ? ': the account has no access to this location, or the Business Profile API is not enabled for the OAuth client'
-              : '';
-        throw new PlatformError(
-          answer.status === 401 ? 'unauthorized' : 'http_status',
-          `the Google reviews list answered HTTP ${answer.status}${hint}`,
-          answer.status,
-        );
-      }
-      const parsed = PageSchema.safeParse(answer.body);
-      if (!parsed.success)
-        throw new PlatformError('malformed', 'the Google reviews list answered a page that is not a ListReviewsResponse');
-      return parsed.data;
+      if (answer.status !== 401 || refreshed) return answer;
+      settings.tokens.invalidate(token);
     }
   }
+
+  const fail = (what: string, status: number) =>
+    new PlatformError(status === 401 ? 'unauthorized' : 'http_status', `${what} answered HTTP ${status}${statusHint(status)}`, status);
 
   return {
     source: 'google',
     label: 'Google',
+    profile: gbpProfile,
+
     async list(signal) {
       const reviews: unknown[] = [];
       const seen = new Set<string>();
@@ -81,15 +76,33 @@ export function createGoogleConnector(settings: GoogleConnectorSettings): Platfo
       let pages = 0;
       do {
         if (++pages > MAX_PAGES) throw new PlatformError('malformed', `the Google reviews list gave more than ${MAX_PAGES} pages`);
-        const answer = await page(token, signal);
-        reviews.push(...(answer.reviews ?? []));
-        token = answer.nextPageToken || undefined;
+        const url = new URL(base);
+        url.searchParams.set('pageSize', String(PAGE_SIZE));
+        if (token !== undefined) url.searchParams.set('pageToken', token);
+        const answer = await authorizedGet(url, 'the Google reviews list', signal);
+        if (answer.status !== 200) throw fail('the Google reviews list', answer.status);
+        const page = PageSchema.safeParse(answer.body);
+        if (!page.success)
+          throw new PlatformError('malformed', 'the Google reviews list answered a page that is not a ListReviewsResponse');
+        reviews.push(...(page.data.reviews ?? []));
+        token = page.data.nextPageToken || undefined;
         // A token seen before would page in a circle: the listing is malformed (contract §3.2).
         if (token !== undefined && seen.has(token))
           throw new PlatformError('malformed', `the Google reviews list repeated a page token on page ${pages}`);
         if (token !== undefined) seen.add(token);
       } while (token !== undefined);
-      return { file: listedRecords(gbpProfile, reviews), pages } satisfies Listing;
+      return { reviews, pages } satisfies Listing;
+    },
+
+    async stillThere(ids, signal) {
+      const found: unknown[] = [];
+      for (const id of ids) {
+        const answer = await authorizedGet(new URL(`${base}/${encodeURIComponent(id)}`), 'the Google review', signal);
+        if (answer.status === 404) continue;
+        if (answer.status !== 200) throw fail('the Google review', answer.status);
+        found.push(answer.body);
+      }
+      return found;
     },
   };
 }

@@ -44,7 +44,8 @@ async function pages<T extends z.ZodType<{ nextPageToken?: string | undefined }>
     if (!parsed.success) throw new PlatformError('malformed', `${what} answered a body of another shape`);
     out.push(parsed.data);
     token = parsed.data.nextPageToken || undefined;
-    if (!token || seen.has(token)) return out;
+    if (!token) return out;
+    if (seen.has(token)) throw new PlatformError('malformed', `${what} repeated a page token`);
     seen.add(token);
   }
 }

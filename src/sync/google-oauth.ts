@@ -25,7 +25,7 @@ export interface GoogleClient {
 }
 
 /** Posts a grant to the token endpoint (RFC 6749 §4.1.3, §6) and checks the answer's shape. */
-async function tokenRequest(client: GoogleClient, grant: Record<string, string>, http: PlatformHttpOptions) {
+async function tokenRequest(client: GoogleClient, grant: Record<string, string>, http: PlatformHttpOptions, revokedHint: string) {
   const form = new URLSearchParams({ ...grant, client_id: client.clientId, client_secret: client.clientSecret });
   const answer = await platformRequest({ method: 'POST', url: client.tokenUrl, form, what: 'the Google token endpoint' }, http);
   if (answer.status === 200) {
@@ -38,7 +38,7 @@ async function tokenRequest(client: GoogleClient, grant: Record<string, string>,
   const code = error.success && /^[\w.-]{1,64}$/.test(error.data.error) ? ` (${error.data.error})` : '';
   const hint =
     error.success && error.data.error === 'invalid_grant'
-      ? ': the refresh token was revoked or expired; run `review-data connect google` again'
+      ? `: the refresh token was revoked or expired; ${revokedHint}`
       : error.success && error.data.error === 'invalid_client'
         ? ': check GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET'
         : '';
@@ -66,6 +66,8 @@ export function createAccessTokens(
   refreshToken: () => Promise<string | null>,
   http: PlatformHttpOptions,
   now: () => number = Date.now,
+  /** What to do when Google refuses it: reconnect, or replace GOOGLE_REFRESH_TOKEN when that is where it came from. */
+  revokedHint = 'run `review-data connect google` again',
 ): AccessTokens {
   let cached: { token: string; renewAt: number } | null = null;
   return {
@@ -77,7 +79,7 @@ export function createAccessTokens(
           'not_connected',
           'Google is not connected: set GOOGLE_REFRESH_TOKEN, or run `review-data connect google` once to store one',
         );
-      const answer = await tokenRequest(client, { grant_type: 'refresh_token', refresh_token: refresh }, http);
+      const answer = await tokenRequest(client, { grant_type: 'refresh_token', refresh_token: refresh }, http, revokedHint);
       const lifetime = (answer.expires_in ?? 3600) * 1000;
       cached = { token: answer.access_token, renewAt: now() + Math.max(0, lifetime - EXPIRY_MARGIN_MS) };
       return cached.token;
@@ -101,6 +103,7 @@ export async function exchangeCode(
     client,
     { grant_type: 'authorization_code', code: code.code, redirect_uri: code.redirectUri, code_verifier: code.verifier },
     http,
+    'run `review-data connect google` again',
   );
   if (!answer.refresh_token)
     throw new PlatformError(

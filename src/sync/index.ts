@@ -29,6 +29,15 @@ export function googleClient(config: Config): GoogleClient | null {
   return { tokenUrl: new URL(config.GOOGLE_TOKEN_URL), clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET };
 }
 
+/** The settings a platform still lacks before it syncs (empty when it is configured). */
+export function missingSettings(config: Config, source: SyncSource): string[] {
+  const required =
+    source === 'google'
+      ? (['GOOGLE_LOCATION', 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] as const)
+      : (['TRUSTPILOT_BUSINESS_UNIT_ID', 'TRUSTPILOT_API_KEY'] as const);
+  return required.filter((key) => config[key] === undefined);
+}
+
 /** The platforms the configuration connects (contract §3.2), each with its connector. */
 export function configuredConnectors(config: Config, state: SyncStateStore, http: PlatformHttpOptions): PlatformConnector[] {
   const connectors: PlatformConnector[] = [];
@@ -36,7 +45,13 @@ export function configuredConnectors(config: Config, state: SyncStateStore, http
   if (client && config.GOOGLE_LOCATION) {
     // GOOGLE_REFRESH_TOKEN wins; else the one `review-data connect google` stored for every replica.
     const refresh = config.GOOGLE_REFRESH_TOKEN;
-    const tokens = createAccessTokens(client, () => (refresh ? Promise.resolve(refresh) : state.refreshToken('google')), http);
+    const tokens = createAccessTokens(
+      client,
+      () => (refresh ? Promise.resolve(refresh) : state.refreshToken('google')),
+      http,
+      Date.now,
+      refresh ? 'replace GOOGLE_REFRESH_TOKEN (or unset it and run `review-data connect google`)' : undefined,
+    );
     connectors.push(createGoogleConnector({ apiUrl: new URL(config.GOOGLE_API_URL), location: config.GOOGLE_LOCATION, tokens, http }));
   }
   if (config.TRUSTPILOT_BUSINESS_UNIT_ID && config.TRUSTPILOT_API_KEY)
@@ -57,7 +72,7 @@ export interface PlatformSyncDeps {
   state: SyncStateStore;
   holder: string;
   log: SyncLog;
-  onRun?: (source: SyncSource, outcome: 'success' | 'failed') => void;
+  onRun?: (source: SyncSource, outcome: 'success' | 'failed' | 'cancelled') => void;
 }
 
 export interface PlatformSync {
@@ -86,6 +101,11 @@ export function createPlatformSync(deps: PlatformSyncDeps): PlatformSync {
     ...(deps.onRun ? { onRun: deps.onRun } : {}),
   });
   const sources = connectors.map((c) => c.source);
+  if (googleClient(deps.config) && !deps.config.GOOGLE_LOCATION)
+    deps.log.info(
+      { sync: 'google' },
+      'Google sync is off until GOOGLE_LOCATION is set (review-data connect google --locations lists them)',
+    );
   const scheduler = createSyncScheduler({ engine, sources, intervalMs: deps.config.SYNC_INTERVAL_SECONDS * 1000, log: deps.log });
   const token = deps.config.GOOGLE_PUSH_TOKEN;
   return {

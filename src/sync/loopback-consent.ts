@@ -51,7 +51,11 @@ export async function startConsentFlow(options: { authUrl: URL; clientId: string
       settle({ ok: false, reason: `Google answered ${/^[\w.-]{1,64}$/.test(error) ? error : 'an error'}: consent was not given` });
       return;
     }
-    html(200, 'Connected', 'Review Data Service received the permission. You can close this tab and return to the terminal.');
+    html(
+      200,
+      'Permission received',
+      'Review Data Service received Google’s answer. Return to the terminal: it says whether the connection worked.',
+    );
     settle({ ok: true, code: url.searchParams.get('code') ?? '', redirectUri, verifier });
   });
   await new Promise<void>((resolve, reject) => {

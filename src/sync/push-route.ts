@@ -22,14 +22,14 @@ export const PubSubPushSchema = z.looseObject({
   subscription: z.string().optional(),
 });
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const Base64Schema = z.base64();
 
 /** The notification inside a push message: a JSON object, or the reason it is not one. */
 export function notificationOf(body: unknown): { ok: true; type: string | null } | { ok: false; reason: string } {
   const push = PubSubPushSchema.safeParse(body);
   if (!push.success) return { ok: false, reason: 'the body is not a Pub/Sub push message: message.data (a base64 string) is required' };
   const data = push.data.message.data;
-  if (!BASE64.test(data)) return { ok: false, reason: 'message.data is not base64' };
+  if (!Base64Schema.safeParse(data).success) return { ok: false, reason: 'message.data is not base64' };
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
@@ -86,7 +86,6 @@ export function pushRoutePlugin(deps: PushRouteDeps) {
         handler: async (request, reply) => {
           const notification = notificationOf(request.body);
           if (!notification.ok) throw new AppError('invalid_request', notification.reason);
-          request.log.info({ notification: notification.type }, 'google push: a sync run starts');
           deps.push('google');
           return reply.code(204).header('Cache-Control', 'no-store').send();
         },

@@ -7,7 +7,6 @@ export interface SyncSchedulerDeps {
   /** `SYNC_INTERVAL_SECONDS` in milliseconds. */
   intervalMs: number;
   log: SyncLog;
-  now?: () => Date;
   /** How soon a push waiting for another replica's run tries again. */
   retryMs?: number;
 }
@@ -30,12 +29,11 @@ export interface SyncScheduler {
  * in progress here or elsewhere first, since that one may have listed before the change.
  */
 export function createSyncScheduler(deps: SyncSchedulerDeps): SyncScheduler {
-  const now = deps.now ?? (() => new Date());
-  const startedAt = now();
+  const createdAt = performance.now();
   const retryMs = deps.retryMs ?? 500;
   // Asked five times an interval, between once a second and once a minute.
   const pollMs = Math.min(60_000, Math.max(1000, deps.intervalMs / 5));
-  const state = new Map(deps.sources.map((s) => [s, { running: null as Promise<void> | null, pushed: false }]));
+  const state = new Map(deps.sources.map((s) => [s, { running: null as Promise<void> | null, pushed: false, retrying: false }]));
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -48,31 +46,42 @@ export function createSyncScheduler(deps: SyncSchedulerDeps): SyncScheduler {
     timers.add(t);
   }
 
-  function run(source: SyncSource, notStartedAfter: Date | undefined) {
+  /** `withinMs`: a scheduled run's condition (no run started that recently); undefined: a push's run. */
+  function run(source: SyncSource, withinMs: number | undefined) {
     const s = state.get(source)!;
     if (s.running || closed) return;
-    if (!notStartedAfter) s.pushed = false;
+    const pushed = withinMs === undefined;
+    if (pushed) s.pushed = false;
     s.running = deps.engine
-      .run(source, notStartedAfter ? { notStartedAfter } : {})
+      .run(source, pushed ? {} : { notStartedWithinMs: withinMs })
       .then(
         (result) => {
-          // A push found another replica running: try again shortly, so its change is not missed.
-          if (result.outcome === 'skipped' && !notStartedAfter) s.pushed = true;
+          // A push that found another replica running (or lost its claim) runs again shortly: the other
+          // run may have listed before the change the push announced.
+          if (pushed && (result.outcome === 'skipped' || result.outcome === 'cancelled')) s.pushed = true;
         },
-        (err: unknown) =>
-          deps.log.warn({ sync: source, err }, `sync ${source}: could not claim a run (store unavailable); trying again later`),
+        (err: unknown) => {
+          if (pushed) s.pushed = true;
+          deps.log.warn({ sync: source, err }, `sync ${source}: could not claim a run (store unavailable); trying again later`);
+        },
       )
       .finally(() => {
         s.running = null;
-        if (s.pushed && !closed) later(retryMs, () => run(source, undefined));
+        if (!s.pushed || closed || s.retrying) return;
+        s.retrying = true;
+        later(retryMs, () => {
+          s.retrying = false;
+          if (s.pushed) run(source, undefined);
+        });
       });
   }
 
   return {
     start() {
-      for (const source of deps.sources) run(source, startedAt);
+      // The start-up run yields only to a run that started since this process did.
+      for (const source of deps.sources) run(source, Math.round(performance.now() - createdAt));
       const poll = setInterval(() => {
-        for (const source of deps.sources) run(source, new Date(now().getTime() - deps.intervalMs));
+        for (const source of deps.sources) run(source, deps.intervalMs);
       }, pollMs);
       poll.unref();
       timers.add(poll);

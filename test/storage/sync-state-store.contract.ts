@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { DeletionGuardError } from '../../src/domain/deletion-guard.js';
+import { SyncClaimLostError } from '../../src/domain/sync-ports.js';
+import type { DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
 import { createSyncStateStore } from '../../src/storage/sync-state-store.js';
 import { review } from './fixtures.js';
@@ -19,8 +22,10 @@ export function describeSyncStoreContract(name: string, fresh: () => Promise<Fre
     afterEach(async () => {
       for (const c of cleanups.splice(0).reverse()) await c();
     });
+    const handles: DatabaseHandle[] = [];
     async function openTwo() {
       const [a, b] = await openTwoConnections(fresh, cleanups);
+      handles.push(a, b);
       return {
         a: createSyncStateStore(a.db),
         b: createSyncStateStore(b.db),
@@ -51,19 +56,31 @@ export function describeSyncStoreContract(name: string, fresh: () => Promise<Fre
       expect(await b.lastSuccesses()).toEqual({ google: at(116_000) });
     });
 
-    it('a scheduled claim is refused when a run started after its interval began', async () => {
+    it('a scheduled claim is refused when a run started within its interval', async () => {
       const { a, b } = await openTwo();
-      expect(await a.claim({ source: 'google', holder: 'A', now: T0, leaseMs: LEASE, notStartedAfter: at(-900_000) })).toBe(true);
+      const interval = 900_000;
+      expect(await a.claim({ source: 'google', holder: 'A', now: T0, leaseMs: LEASE, notStartedWithinMs: interval })).toBe(true);
       await a.finish('google', 'A', { at: at(2000), outcome: 'success', message: null });
-      // B's timer fires 3 s later in the same interval: the run already happened.
-      expect(await b.claim({ source: 'google', holder: 'B', now: at(3000), leaseMs: LEASE, notStartedAfter: at(3000 - 900_000) })).toBe(
-        false,
-      );
+      // B asks 3 s later, in the same interval: the run already happened.
+      expect(await b.claim({ source: 'google', holder: 'B', now: at(3000), leaseMs: LEASE, notStartedWithinMs: interval })).toBe(false);
       // An unconditional claim (the command line, a push) still runs.
       expect(await b.claim({ source: 'google', holder: 'B', now: at(3000), leaseMs: LEASE })).toBe(true);
       await b.finish('google', 'B', { at: at(4000), outcome: 'success', message: null });
       // One interval after the last start, the next scheduled run is due.
-      expect(await a.claim({ source: 'google', holder: 'A', now: at(903_000), leaseMs: LEASE, notStartedAfter: at(3000) })).toBe(true);
+      expect(await a.claim({ source: 'google', holder: 'A', now: at(903_000), leaseMs: LEASE, notStartedWithinMs: interval })).toBe(true);
+    });
+
+    it('a holder never takes its own live claim again (a second run would release the first one’s claim)', async () => {
+      const { a } = await openTwo();
+      expect(await a.claim({ source: 'google', holder: 'A', now: T0, leaseMs: LEASE })).toBe(true);
+      expect(await a.claim({ source: 'google', holder: 'A', now: at(1000), leaseMs: LEASE })).toBe(false);
+    });
+
+    it('the clock is the database’s, one for every replica', async () => {
+      const { a, b } = await openTwo();
+      const [x, y] = [await a.clock(), await b.clock()];
+      expect(Math.abs(x.getTime() - Date.now())).toBeLessThan(5000);
+      expect(y.getTime()).toBeGreaterThanOrEqual(x.getTime());
     });
 
     it('a refresh token stored by one process is read by another, and replaced', async () => {
@@ -92,6 +109,38 @@ export function describeSyncStoreContract(name: string, fresh: () => Promise<Fre
       const third = await reviews.applyImport({ reviews: [g('g1', 'edited'), g('g3')], replace: false, platformListing: listing });
       expect(third).toMatchObject({ updated: 1, unchanged: 1, deleted: 1 });
       expect((await other.reviewsById(['w1', 'g1', 'g2', 'g3'])).map((r) => r.id).sort()).toEqual(['g1', 'g3', 'w1']);
+    });
+
+    it('a listing whose claim lapsed writes nothing; a held claim is extended by the commit', async () => {
+      const { a, reviews, other } = await openTwo();
+      const g = (id: string) => review(id);
+      expect(await a.claim({ source: 'google', holder: 'A', now: T0, leaseMs: LEASE })).toBe(true);
+      const held = { platform: 'google', allowDeletions: false, claim: { holder: 'A', now: at(30_000), leaseMs: LEASE } };
+      await reviews.applyImport({ reviews: [g('g1')], replace: false, platformListing: held });
+      expect((await a.status('google'))?.claimExpiresAt).toEqual(at(90_000));
+      const version = await other.version();
+      // At 91 s the claim has lapsed (and B may run): A's listing must not land.
+      const late = { ...held, claim: { holder: 'A', now: at(91_000), leaseMs: LEASE } };
+      await expect(reviews.applyImport({ reviews: [g('g2')], replace: false, platformListing: late })).rejects.toThrow(SyncClaimLostError);
+      const stolen = { ...held, claim: { holder: 'B', now: at(40_000), leaseMs: LEASE } };
+      await expect(reviews.applyImport({ reviews: [g('g2')], replace: false, platformListing: stolen })).rejects.toThrow(
+        SyncClaimLostError,
+      );
+      expect(await other.version()).toBe(version);
+      expect(await other.reviewsById(['g2'])).toEqual([]);
+    });
+
+    it('platformIds lists the platform’s reviews, rows written before the platform column included', async () => {
+      const { reviews, other } = await openTwo();
+      await reviews.applyImport({
+        reviews: [review('g1'), review('g2'), review('w1', { source: { platform: 'website', url: null } })],
+        replace: false,
+      });
+      expect((await other.platformIds('google')).sort()).toEqual(['g1', 'g2']);
+      // A replica of an older version writes rows without the column (a rolling upgrade).
+      await sql`update reviews set platform = null`.execute(handles.at(-1)!.db);
+      expect((await other.platformIds('google')).sort()).toEqual(['g1', 'g2']);
+      expect(await other.platformIds('website')).toEqual(['w1']);
     });
 
     it('a listing the deletion guard refuses changes nothing, not even the reviews it would update', async () => {

@@ -16,6 +16,8 @@ export interface Logged {
   headers: http.IncomingHttpHeaders;
   body: string;
   status?: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 abstract class FakeServer {
@@ -35,6 +37,7 @@ abstract class FakeServer {
           query: Object.fromEntries(u.searchParams),
           headers: req.headers,
           body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
         };
         this.log.push(entry);
         const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -98,6 +101,8 @@ export class FakeGoogle extends FakeServer {
   repeatToken = false;
   /** Milliseconds to hold each page before answering it. */
   pageDelayMs = 0;
+  /** Review ids the list leaves out while they still exist (a listing whose pages shifted). */
+  readonly unlisted = new Set<string>();
   emptyListing = false;
   /** Codes the consent flow issued, with their PKCE challenge. */
   readonly codes = new Map<string, { challenge: string; redirectUri: string }>();
@@ -119,6 +124,14 @@ export class FakeGoogle extends FakeServer {
   protected handle(entry: Logged, send: (status: number, body: unknown, headers?: Record<string, string>) => void) {
     if (entry.method === 'POST' && entry.path === '/token') return this.token(entry, send);
     if (entry.method === 'GET' && entry.path === `/v4/${GOOGLE_LOCATION}/reviews`) return this.list(entry, send);
+    if (entry.method === 'GET' && entry.path.startsWith(`/v4/${GOOGLE_LOCATION}/reviews/`)) {
+      const token = String(entry.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+      if (!this.issued.has(token) || this.revokeTokens) return send(401, { error: { code: 401, status: 'UNAUTHENTICATED' } });
+      const review = this.reviews.get(decodeURIComponent(entry.path.split('/').pop()!));
+      return review
+        ? send(200, review)
+        : send(404, { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND' } });
+    }
     const [, account, location] = /^(accounts\/\d+)\/(locations\/\d+)$/.exec(GOOGLE_LOCATION)!;
     if (entry.method === 'GET' && (entry.path === '/v1/accounts' || entry.path === `/v1/${account}/locations`)) {
       const token = String(entry.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
@@ -192,7 +205,7 @@ export class FakeGoogle extends FakeServer {
         fault.headers,
       );
     }
-    const all = this.emptyListing ? [] : [...this.reviews.values()];
+    const all = this.emptyListing ? [] : [...this.reviews.values()].filter((r) => !this.unlisted.has(String(r.reviewId)));
     const slice = all.slice((page - 1) * size, page * size);
     const out: Record<string, unknown> = { reviews: slice, totalReviewCount: all.length, averageRating: 4.2 };
     const next = this.repeatToken ? 2 : page + 1;
@@ -240,14 +253,25 @@ export class FakeTrustpilot extends FakeServer {
     return this.log.filter((e) => e.path.endsWith('/reviews'));
   }
 
+  /** Review ids the list leaves out while they still exist (a listing whose pages shifted). */
+  readonly unlisted = new Set<string>();
+
   protected handle(entry: Logged, send: (status: number, body: unknown, headers?: Record<string, string>) => void) {
+    if (entry.headers.apikey !== TRUSTPILOT_KEY && entry.method === 'GET' && entry.path.startsWith('/v1/'))
+      return send(401, { message: 'Invalid ApiKey' });
+    if (entry.method === 'GET' && entry.path.startsWith('/v1/reviews/')) {
+      const review = this.reviews.find((r) => r.id === decodeURIComponent(entry.path.split('/').pop()!));
+      return review ? send(200, review) : send(404, { message: 'Not found' });
+    }
     if (entry.method !== 'GET' || entry.path !== `/v1/business-units/${TRUSTPILOT_UNIT}/reviews`)
       return send(404, { message: 'Not found' });
-    if (entry.headers.apikey !== TRUSTPILOT_KEY) return send(401, { message: 'Invalid ApiKey' });
     const perPage = Math.min(Number(entry.query.perPage ?? 20), 100);
     const page = this.ignorePage ? 1 : Number(entry.query.page ?? 1);
     const fault = this.faults.get(page);
     if (fault) return send(fault.status, fault.body ?? { message: 'error' }, fault.headers);
-    send(200, { reviews: this.reviews.slice((page - 1) * perPage, page * perPage), links: [] });
+    // Trustpilot lists newest first unless asked otherwise (orderBy=createdat.asc).
+    const ordered = this.reviews.filter((r) => !this.unlisted.has(String(r.id)));
+    if (entry.query.orderBy !== 'createdat.asc') ordered.reverse();
+    send(200, { reviews: ordered.slice((page - 1) * perPage, page * perPage), links: [] });
   }
 }

@@ -3,6 +3,7 @@ import { createGoogleConnector } from '../../src/sync/google-connector.js';
 import { createAccessTokens } from '../../src/sync/google-oauth.js';
 import { PlatformError, type PlatformHttpOptions } from '../../src/sync/platform-http.js';
 import { fromTrustpilotReview } from '../../src/import/profiles/trustpilot.js';
+import { listedRecords } from '../../src/import/raw-records.js';
 import { createTrustpilotConnector } from '../../src/sync/trustpilot-connector.js';
 import {
   FakeGoogle,
@@ -57,8 +58,9 @@ describe('Google Business Profile connector (contract §3.2)', () => {
     const { google: c } = connector();
     const listing = await c.list();
     expect(listing.pages).toBe(3);
-    expect(listing.file.problems).toEqual([]);
-    expect(listing.file.records).toHaveLength(120);
+    expect(listing.reviews).toHaveLength(120);
+    const file = listedRecords(c.profile, listing.reviews);
+    expect(file.problems).toEqual([]);
     const lists = google.lists();
     expect(lists.map((e) => e.query.pageSize)).toEqual(['50', '50', '50']);
     expect(lists[0]!.query.pageToken).toBeUndefined();
@@ -71,7 +73,7 @@ describe('Google Business Profile connector (contract §3.2)', () => {
       client_id: GOOGLE_CLIENT.id,
       client_secret: GOOGLE_CLIENT.secret,
     });
-    const first = listing.file.records.find((r) => (r.value as { id: string }).id === 'AbFvOqTest00001')!.value;
+    const first = file.records.find((r) => (r.value as { id: string }).id === 'AbFvOqTest00001')!.value;
     expect(first).toMatchObject({
       id: 'AbFvOqTest00001',
       rating: 2,
@@ -100,7 +102,7 @@ describe('Google Business Profile connector (contract §3.2)', () => {
     await c.list();
     google.revokeTokens = true;
     const listing = await c.list();
-    expect(listing.file.records).toHaveLength(120);
+    expect(listing.reviews).toHaveLength(120);
     expect(google.tokenRequests()).toHaveLength(2);
     google.faults.set(1, { status: 401, times: 2 });
     const err = await c.list().catch((e: unknown) => e);
@@ -114,7 +116,7 @@ describe('Google Business Profile connector (contract §3.2)', () => {
     await expect(c.list()).rejects.toThrow('the Google reviews list answered HTTP 500 (3 tries)');
     google.faults.set(2, { status: 429, headers: { 'retry-after': '2' }, times: 1 });
     waits.length = 0;
-    expect((await c.list()).file.records).toHaveLength(120);
+    expect((await c.list()).reviews).toHaveLength(120);
     expect(waits).toEqual([2000]);
   });
 
@@ -157,7 +159,21 @@ describe('Google Business Profile connector (contract §3.2)', () => {
   it('an empty location lists no reviews (Google leaves `reviews` out)', async () => {
     google.emptyListing = true;
     const listing = await connector().google.list();
-    expect(listing).toMatchObject({ pages: 1, file: { records: [], problems: [] } });
+    expect(listing).toEqual({ pages: 1, reviews: [] });
+  });
+
+  it('reads a review the listing missed one by one: there, or gone (404)', async () => {
+    const { google: c } = connector();
+    google.unlisted.add('AbFvOqTest00007');
+    expect((await c.list()).reviews).toHaveLength(119);
+    const found = await c.stillThere(['AbFvOqTest00007', 'AbFvOqTest99999']);
+    expect(found).toEqual([google.reviews.get('AbFvOqTest00007')]);
+    const gets = google.log.filter((e) => e.path.includes('/reviews/'));
+    expect(gets.map((e) => e.path)).toEqual([
+      `/v4/${GOOGLE_LOCATION}/reviews/AbFvOqTest00007`,
+      `/v4/${GOOGLE_LOCATION}/reviews/AbFvOqTest99999`,
+    ]);
+    expect(gets.every((e) => /^Bearer ya29\./.test(String(e.headers.authorization)))).toBe(true);
   });
 });
 
@@ -174,12 +190,17 @@ describe('Trustpilot connector (contract §3.2)', () => {
     for (let i = 0; i < 250; i++) tp.reviews.push(trustpilotReview(i));
     const listing = await connector().list();
     expect(listing.pages).toBe(3);
-    expect(listing.file.records).toHaveLength(250);
-    expect(tp.lists().map((e) => [e.query.perPage, e.query.page, e.headers.apikey])).toEqual([
-      ['100', '1', TRUSTPILOT_KEY],
-      ['100', '2', TRUSTPILOT_KEY],
-      ['100', '3', TRUSTPILOT_KEY],
+    expect(listing.reviews).toHaveLength(250);
+    // Oldest first: a review written while the pages are read lands on the last page.
+    expect(tp.lists().map((e) => [e.query.perPage, e.query.page, e.query.orderBy, e.headers.apikey])).toEqual([
+      ['100', '1', 'createdat.asc', TRUSTPILOT_KEY],
+      ['100', '2', 'createdat.asc', TRUSTPILOT_KEY],
+      ['100', '3', 'createdat.asc', TRUSTPILOT_KEY],
     ]);
+    expect((listing.reviews[0] as { id: string }).id).toBe(trustpilotReview(0).id);
+    tp.unlisted.add(String(trustpilotReview(5).id));
+    expect(await connector().stillThere([String(trustpilotReview(5).id), 'gone'])).toEqual([trustpilotReview(5)]);
+    tp.unlisted.clear();
     tp.reviews.length = 200;
     expect((await connector().list()).pages).toBe(3);
   });

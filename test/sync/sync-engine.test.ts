@@ -146,6 +146,17 @@ describe('the sync engine (contract §3.2)', () => {
     for (const secret of [GOOGLE_CLIENT.secret, GOOGLE_REFRESH, 'NEVER-PRINT']) expect(all).not.toContain(secret);
   });
 
+  it('a refused refresh token fails the run with the reason, and no log line carries a secret', async () => {
+    // The fake's error description echoes the refresh token it was sent, as a careless endpoint might.
+    google.refreshToken = 'another-token';
+    const run = await h.engine.run('google');
+    expect(run).toMatchObject({ outcome: 'failed', code: 'unauthorized' });
+    expect(h.logs.at(-1)!.msg).toMatch(/invalid_grant/);
+    expect(google.tokenRequests().at(-1)!.status).toBe(400);
+    const all = JSON.stringify(h.logs) + JSON.stringify(run);
+    for (const secret of [GOOGLE_CLIENT.secret, GOOGLE_REFRESH, 'NEVER-PRINT']) expect(all).not.toContain(secret);
+  });
+
   it('the deletion guard refuses a listing that drops over a fifth, unless deletions are allowed', async () => {
     await h.engine.run('google');
     const version = await h.store.version();
@@ -156,9 +167,12 @@ describe('the sync engine (contract §3.2)', () => {
     expect(await h.store.version()).toBe(version);
     const allowed = await h.engine.run('google', { allowDeletions: true });
     expect(allowed).toMatchObject({ outcome: 'success', summary: { deleted: 20, unchanged: 40 } });
+    // A listing that lacks every review is read again review by review before anything is deleted: the
+    // platform still has them, so nothing is.
     google.emptyListing = true;
-    expect(await h.engine.run('google')).toMatchObject({ outcome: 'failed', code: 'deletion_guard' });
+    expect(await h.engine.run('google')).toMatchObject({ outcome: 'success', summary: { added: 0, unchanged: 40, deleted: 0 } });
     expect(await h.store.reviewsById(['AbFvOqTest00030'])).toHaveLength(1);
+    google.emptyListing = false;
   });
 
   it('a listed review that cannot be read fails the run: nothing of the listing is applied', async () => {
@@ -167,6 +181,48 @@ describe('the sync engine (contract §3.2)', () => {
     expect(run).toMatchObject({ outcome: 'failed', code: 'malformed' });
     expect(run.outcome === 'failed' && run.message).toMatch(/1 unreadable review\(s\).*starRating "SIX"/);
     expect(await h.store.reviewsById(['AbFvOqTest00001'])).toEqual([]);
+  });
+
+  it('a review the listing missed (its pages shifted) is read on its own and kept; one the platform lost is deleted', async () => {
+    await h.engine.run('google');
+    google.unlisted.add('AbFvOqTest00010');
+    google.reviews.delete('AbFvOqTest00011');
+    const run = await h.engine.run('google');
+    expect(run).toMatchObject({ outcome: 'success', summary: { unchanged: 59, deleted: 1 } });
+    expect((await h.store.reviewsById(['AbFvOqTest00010', 'AbFvOqTest00011'])).map((r) => r.id)).toEqual(['AbFvOqTest00010']);
+    expect(google.log.filter((e) => e.path.includes('/reviews/')).map((e) => e.path.split('/').pop())).toEqual([
+      'AbFvOqTest00010',
+      'AbFvOqTest00011',
+    ]);
+  });
+
+  it('a review listed twice (a page that shifted) is taken once', async () => {
+    for (let i = 0; i < 130; i++) tp.reviews.push(trustpilotReview(i));
+    const listed = [...tp.reviews];
+    // Page 2 repeats the last review of page 1, as when a review was removed while the pages were read.
+    tp.reviews.splice(100, 0, listed[99]!);
+    expect(await h.engine.run('trustpilot')).toMatchObject({ outcome: 'success', summary: { added: 130 } });
+  });
+
+  it('a run whose claim was taken over meanwhile writes nothing and is cancelled, not failed', async () => {
+    await h.engine.run('google');
+    const version = await h.store.version();
+    google.add(googleReview(77));
+    google.pageDelayMs = 300;
+    const running = h.engine.run('google');
+    // While it lists, its claim lapses and another replica takes it (a pause longer than the lease).
+    await new Promise((r) => setTimeout(r, 100));
+    await h.handle.db
+      .updateTable('sync_state')
+      .set({ claim_expires_at: new Date(0).toISOString() })
+      .execute();
+    expect(await h.state.claim({ source: 'google', holder: 'B', now: new Date(), leaseMs: 60_000 })).toBe(true);
+    const run = await running;
+    expect(run).toMatchObject({ outcome: 'cancelled', code: 'claim_lost' });
+    expect(await h.store.version()).toBe(version);
+    expect(await h.store.reviewsById(['AbFvOqTest00077'])).toEqual([]);
+    expect(h.runs.at(-1)).toBe('google:cancelled');
+    expect(h.logs.at(-1)!.msg).toMatch(/^sync google stopped, nothing was changed: the google run lost its claim/);
   });
 
   it('one run at a time across processes: a held claim makes another holder skip', async () => {

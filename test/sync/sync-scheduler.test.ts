@@ -8,13 +8,12 @@ function fakeEngine(runMs = 100) {
   const calls: { source: SyncSource; at: number; options: RunOptions }[] = [];
   let answer: (source: SyncSource) => SyncRunResult['outcome'] = () => 'success';
   const engine: SyncEngine = {
-    connector: () => undefined,
-    async run(source, options = {}) {
+    async run(source, options = {}): Promise<SyncRunResult> {
       calls.push({ source, at: Date.now(), options });
       await new Promise((r) => setTimeout(r, runMs));
       const outcome = answer(source);
       if (outcome === 'skipped') return { outcome, source };
-      if (outcome === 'failed') return { outcome, source, code: 'http_status', message: 'x', durationMs: runMs };
+      if (outcome === 'failed' || outcome === 'cancelled') return { outcome, source, code: 'x', message: 'x', durationMs: runMs };
       return {
         outcome,
         source,
@@ -47,15 +46,15 @@ describe('when sync runs happen (contract §3.2)', () => {
   it('runs at start-up, then asks every fifth of the interval whether a run is due', async () => {
     const { engine, calls } = fakeEngine();
     const s = createSyncScheduler({ engine, sources: ['google'], intervalMs: 10_000, log });
-    const t0 = Date.now();
+    await vi.advanceTimersByTimeAsync(1500);
     s.start();
     expect(calls).toHaveLength(1);
-    // The start-up run yields only to a run that started after this process did.
-    expect(calls[0]!.options.notStartedAfter?.getTime()).toBe(t0);
+    // The start-up run yields only to a run that started since this scheduler (this process) did.
+    expect(calls[0]!.options.notStartedWithinMs).toBe(1500);
     await vi.advanceTimersByTimeAsync(2000);
     expect(calls).toHaveLength(2);
-    // A scheduled run: due when no run started within the last interval (the store decides).
-    expect(calls[1]!.options.notStartedAfter?.getTime()).toBe(t0 + 2000 - 10_000);
+    // A scheduled run: due when no run started within the last interval (the store decides, on its clock).
+    expect(calls[1]!.options.notStartedWithinMs).toBe(10_000);
     await vi.advanceTimersByTimeAsync(8000);
     expect(calls).toHaveLength(6);
     await closing(s);
@@ -90,6 +89,21 @@ describe('when sync runs happen (contract §3.2)', () => {
     expect(calls.some((c) => c.source === 'trustpilot')).toBe(false);
     await vi.advanceTimersByTimeAsync(3000);
     expect(calls).toHaveLength(4);
+    await closing(s);
+  });
+
+  it('a push whose run could not even claim (the store was down) is tried again, once at a time', async () => {
+    const { engine, calls } = fakeEngine(10);
+    let down = 2;
+    const flaky: SyncEngine = {
+      run: (source, options) => (down-- > 0 ? Promise.reject(new Error('store down')) : engine.run(source, options)),
+    };
+    const s = createSyncScheduler({ engine: flaky, sources: ['google'], intervalMs: 600_000, log, retryMs: 500 });
+    s.push('google');
+    s.push('google');
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.options).toEqual({});
     await closing(s);
   });
 

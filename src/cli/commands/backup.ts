@@ -83,6 +83,9 @@ export const backupCommand: CliCommand = {
           io.stderr.write(`removed ${stale}, left by a backup that did not finish\n`);
         }
         try {
+          // The copy is as private as the database it copies (it may hold the Google refresh token):
+          // created with the database file's mode before SQLite writes into it.
+          fs.writeFileSync(partial, '', { mode: fs.statSync(handle.describe).mode & 0o777, flag: 'wx' });
           await handle.backup(partial);
           publish(partial, file);
         } finally {

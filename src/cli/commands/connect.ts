@@ -3,13 +3,14 @@ import { loadConfig } from '../../config.js';
 import { createSyncStateStore } from '../../storage/sync-state-store.js';
 import type { Config } from '../../config.js';
 import type { SyncStateStore } from '../../domain/sync-ports.js';
-import { listGoogleLocations } from '../../sync/google-locations.js';
+import { listGoogleLocations, type GoogleLocation } from '../../sync/google-locations.js';
 import { createAccessTokens, exchangeCode, type GoogleClient } from '../../sync/google-oauth.js';
 import { googleClient, platformHttp } from '../../sync/index.js';
 import { startConsentFlow } from '../../sync/loopback-consent.js';
 import { PlatformError } from '../../sync/platform-http.js';
 import { parseCommandArgs } from '../args.js';
 import { OperatorError, UsageError, type CliCommand } from '../command.js';
+import { nearest } from '../suggest.js';
 import { withStore } from './database.js';
 
 /** The owner has this long to open the URL and consent. */
@@ -29,21 +30,39 @@ async function restrictSqliteFiles(file: string): Promise<string[]> {
   return done;
 }
 
-/** The locations the stored (or configured) refresh token reaches, as lines to copy into GOOGLE_LOCATION. */
-async function locationLines(config: Config, client: GoogleClient, state: SyncStateStore): Promise<string> {
+/** The locations the stored (or configured) refresh token reaches, or why they cannot be listed now. */
+async function locations(
+  config: Config,
+  client: GoogleClient,
+  state: SyncStateStore,
+): Promise<{ ok: true; found: GoogleLocation[] } | { ok: false; reason: string }> {
   const http = platformHttp(config);
-  const tokens = createAccessTokens(client, async () => config.GOOGLE_REFRESH_TOKEN ?? (await state.refreshToken('google')), http);
+  const refresh = config.GOOGLE_REFRESH_TOKEN ?? (await state.refreshToken('google'));
+  if (!refresh) return { ok: false, reason: "Google is not connected yet: run 'review-data connect google' first" };
+  const tokens = createAccessTokens(client, () => Promise.resolve(refresh), http);
   try {
     const apis = { accountsUrl: new URL(config.GOOGLE_ACCOUNTS_API_URL), businessInfoUrl: new URL(config.GOOGLE_BUSINESS_INFO_API_URL) };
-    const found = await listGoogleLocations(tokens, apis, http);
-    if (found.length === 0) return 'The account manages no Business Profile location: connect with the account that manages the business.';
-    return ['Locations this account manages (set GOOGLE_LOCATION to one of them):', ...found.map((l) => `  ${l.name}  ${l.title}`)].join(
-      '\n',
-    );
+    return { ok: true, found: await listGoogleLocations(tokens, apis, http) };
   } catch (e) {
     if (!(e instanceof PlatformError)) throw e;
-    return `Could not list the account's locations yet (${e.message}). Google answers these only once it has approved the project's access to the Business Profile APIs; then run 'review-data connect google --locations'.`;
+    const approval =
+      e.status === 429 || e.status === 403
+        ? " Google answers these only once it has approved the project's access to the Business Profile APIs (README, \"Keep in step with Google\", step 1); then run 'review-data connect google --locations'."
+        : '';
+    return { ok: false, reason: `could not list the account's locations (${e.message}).${approval}` };
   }
+}
+
+/** The listing as lines to copy from, and the next command. */
+function locationLines(listed: Awaited<ReturnType<typeof locations>>, syncEvery: number): string {
+  if (!listed.ok) return `${listed.reason.charAt(0).toUpperCase()}${listed.reason.slice(1)}`;
+  if (listed.found.length === 0)
+    return 'The account manages no Business Profile location: connect with the account that manages the business.';
+  const next =
+    listed.found.length === 1
+      ? `Next: export GOOGLE_LOCATION=${listed.found[0]!.name}, then start the server (it syncs at start-up and every ${syncEvery} s) or run review-data sync google.`
+      : 'Next: export GOOGLE_LOCATION= one of them, then start the server or run review-data sync google.';
+  return ['Locations this account manages:', ...listed.found.map((l) => `  ${l.name}  ${l.title}`), next].join('\n');
 }
 
 export const connectCommand: CliCommand = {
@@ -61,8 +80,12 @@ export const connectCommand: CliCommand = {
       locations: { type: 'boolean', default: false },
       'database-url': { type: 'string' },
     });
-    if (positionals[0] !== 'google' || positionals.length > 1)
-      throw new UsageError('only google is connected this way (Trustpilot uses TRUSTPILOT_API_KEY)');
+    if (positionals[0] !== 'google' || positionals.length > 1) {
+      const guess = positionals[0] && positionals[0] !== 'trustpilot' ? nearest(positionals[0], ['google']) : undefined;
+      throw new UsageError(
+        guess ? "did you mean 'connect google'?" : 'name the platform: google (Trustpilot needs no connecting: set TRUSTPILOT_API_KEY)',
+      );
+    }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
     const config = loadConfig(io.env, { 'database-url': values['database-url'] });
@@ -75,7 +98,12 @@ export const connectCommand: CliCommand = {
     return withStore(io, values['database-url'], async (_store, handle) => {
       const state = createSyncStateStore(handle.db);
       if (values.locations) {
-        io.stdout.write(`${await locationLines(config, client, state)}\n`);
+        const listed = await locations(config, client, state);
+        if (!listed.ok) {
+          io.stderr.write(`review-data connect google: ${listed.reason}\n`);
+          return 1;
+        }
+        io.stdout.write(`${locationLines(listed, config.SYNC_INTERVAL_SECONDS)}\n`);
         return 0;
       }
       const flow = await startConsentFlow({
@@ -100,9 +128,10 @@ export const connectCommand: CliCommand = {
         io.stderr.write(`review-data connect google: not connected: ${e.message}\n`);
         return 1;
       }
-      await state.storeRefreshToken('google', refreshToken, new Date());
+      // The files are made private before the secret is written to them.
       const sqlite = /^sqlite:(?:\/\/)?(.+)$/i.exec(config.DATABASE_URL)?.[1];
       const restricted = sqlite && sqlite !== ':memory:' ? await restrictSqliteFiles(sqlite) : [];
+      await state.storeRefreshToken('google', refreshToken, new Date());
       io.stdout.write(
         [
           `Connected: the refresh token is stored in ${handle.describe}, where every replica reads it.`,
@@ -111,7 +140,7 @@ export const connectCommand: CliCommand = {
             : 'Grant access to this database to the service\'s role only: it holds a secret (docs/deployment.md, "Secrets").',
           config.GOOGLE_LOCATION
             ? `Next: start the server (npm start or review-data serve); it syncs ${config.GOOGLE_LOCATION} at start-up and every ${config.SYNC_INTERVAL_SECONDS} s, or run review-data sync google now.`
-            : `${await locationLines(config, client, state)}\nNext: set GOOGLE_LOCATION=accounts/{account}/locations/{location} and start the server, or run review-data sync google.`,
+            : locationLines(await locations(config, client, state), config.SYNC_INTERVAL_SECONDS),
         ].join('\n') + '\n',
       );
       return 0;

@@ -4,27 +4,53 @@ import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../config.js';
 import { SYNC_SOURCES, type SyncSource } from '../../domain/sync-ports.js';
 import { createSyncStateStore } from '../../storage/sync-state-store.js';
-import { claimLeaseMs, configuredConnectors, platformHttp } from '../../sync/index.js';
+import { claimLeaseMs, configuredConnectors, missingSettings, platformHttp } from '../../sync/index.js';
 import { createSyncEngine, type SyncRunResult } from '../../sync/sync-engine.js';
 import { parseCommandArgs } from '../args.js';
-import { OperatorError, UsageError, type CliCommand } from '../command.js';
+import { OperatorError, UsageError, type CliCommand, type CliIo } from '../command.js';
+import { nearest } from '../suggest.js';
 import { withStore } from './database.js';
 
 /** How often the command asks again while another process runs this platform's sync. */
 const WAIT_STEP_MS = 500;
 
 const SETUP: Record<SyncSource, string> = {
-  google:
-    'set GOOGLE_LOCATION, GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, and GOOGLE_REFRESH_TOKEN or run `review-data connect google` (README, "Keep in step with Google")',
-  trustpilot: 'set TRUSTPILOT_BUSINESS_UNIT_ID and TRUSTPILOT_API_KEY (README, "Keep in step with Trustpilot")',
+  google: 'README, "Keep in step with Google"',
+  trustpilot: 'README, "Keep in step with Trustpilot"',
 };
+
+/** `review-data sync status`: each platform's configuration and its last runs, as the store records them. */
+async function status(io: CliIo, databaseUrl: string | undefined): Promise<number> {
+  const config = loadConfig(io.env, { 'database-url': databaseUrl });
+  const lines = await withStore(io, databaseUrl, async (_store, handle) => {
+    const state = createSyncStateStore(handle.db);
+    const out: string[] = [];
+    for (const source of SYNC_SOURCES) {
+      const missing = missingSettings(config, source);
+      const s = await state.status(source);
+      const parts = [missing.length === 0 ? 'configured' : `not configured (set ${missing.join(', ')})`];
+      if (!s?.lastStartedAt) parts.push('never synced');
+      else {
+        const running = s.holder !== null && s.claimExpiresAt !== null && s.claimExpiresAt > new Date();
+        const outcome = s.lastOutcome ?? (running ? `running now in ${s.holder}` : 'interrupted (its process ended)');
+        parts.push(`last run started ${s.lastStartedAt.toISOString()}: ${outcome}${s.lastMessage ? ` (${s.lastMessage})` : ''}`);
+        parts.push(`last success ${s.lastSuccessAt?.toISOString() ?? 'never'}`);
+      }
+      out.push(`${source.padEnd(10)} ${parts.join('; ')}`);
+    }
+    return out;
+  });
+  io.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}
 
 export const syncCommand: CliCommand = {
   name: 'sync',
   summary: 'sync the reviews of a connected platform now (google or trustpilot)',
   usage:
     'review-data sync google|trustpilot [--allow-deletions] [--wait-seconds N] [--database-url URL]\n' +
-    '  Lists every review on the platform and makes its stored reviews equal to the listing (contract §3.2).\n' +
+    'review-data sync status [--database-url URL]\n' +
+    '  Lists every review on the platform and makes its stored reviews equal to the listing.\n' +
     '  --allow-deletions  apply a listing that deletes more than 20 % (and more than 5) of them\n' +
     '  --wait-seconds N   how long to wait for a sync running elsewhere to end (default 300)',
   async run(argv, io) {
@@ -33,9 +59,12 @@ export const syncCommand: CliCommand = {
       'wait-seconds': { type: 'string', default: '300' },
       'database-url': { type: 'string' },
     });
+    if (positionals[0] === 'status' && positionals.length === 1) return status(io, values['database-url']);
     const source = positionals[0] as SyncSource | undefined;
-    if (!source || !(SYNC_SOURCES as readonly string[]).includes(source) || positionals.length > 1)
-      throw new UsageError(`name one platform: ${SYNC_SOURCES.join(' or ')}`);
+    if (!source || !(SYNC_SOURCES as readonly string[]).includes(source) || positionals.length > 1) {
+      const guess = source ? nearest(source, SYNC_SOURCES) : undefined;
+      throw new UsageError(`name one platform: ${SYNC_SOURCES.join(' or ')}, or status${guess ? ` (did you mean '${guess}'?)` : ''}`);
+    }
     const waitMs = Number(values['wait-seconds']) * 1000;
     if (!Number.isFinite(waitMs) || waitMs < 0) throw new UsageError('--wait-seconds must be a number of seconds');
     const config = loadConfig(io.env, { 'database-url': values['database-url'] });
@@ -43,7 +72,12 @@ export const syncCommand: CliCommand = {
     const result = await withStore(io, values['database-url'], async (store, handle) => {
       const state = createSyncStateStore(handle.db);
       const connectors = configuredConnectors(config, state, platformHttp(config)).filter((c) => c.source === source);
-      if (connectors.length === 0) throw new OperatorError(`${source} is not configured: ${SETUP[source]}`);
+      if (connectors.length === 0) {
+        const missing = missingSettings(config, source);
+        throw new OperatorError(
+          `${source} is not configured: set ${missing.join(', ')} in the environment of this command too (${SETUP[source]})`,
+        );
+      }
       const log = { info: () => undefined, warn: () => undefined };
       const engine = createSyncEngine({
         store,
@@ -66,7 +100,7 @@ export const syncCommand: CliCommand = {
         await delay(WAIT_STEP_MS);
       }
     });
-    if (result.outcome === 'failed') {
+    if (result.outcome !== 'success') {
       io.stderr.write(`review-data sync ${source}: failed, nothing was changed: ${result.message}\n`);
       return 1;
     }
