@@ -6,8 +6,8 @@ import { toIssues } from '../domain/errors.js';
 import { locateJsonPath, parseJsonText } from './json-text.js';
 import { DOCUMENT_KEYS, mapJsonRecord, UnknownKeys, unknownDocumentKeys } from './json-records.js';
 import { detectJsonProfile, type JsonProfile } from './profiles/index.js';
-import { csvRows, detectDelimiter, workbookRows } from './sheet-rows.js';
-import { readSheet, someNames, type SpreadsheetOptions } from './spreadsheet.js';
+import { workbookRows } from './sheet-rows.js';
+import { readSheet, readSpreadsheet, someNames, type SpreadsheetOptions } from './spreadsheet.js';
 
 /** One record as read from a file, before validation, with where it came from. */
 export interface RawRecord {
@@ -234,16 +234,7 @@ export function readRecords(input: string | Uint8Array, format: ImportFormat, op
       return { ...readJson(text, true, map, used), mapped: used };
     case 'jsonl':
       return { ...readJsonl(text, map, used), mapped: used };
-    case 'csv': {
-      const rows = csvRows(text, options.delimiter ?? detectDelimiter(text));
-      if (!rows.ok)
-        return {
-          records: [],
-          problems: [{ record: 0, ...(rows.line ? { line: rows.line } : {}), message: rows.message }],
-          warnings: [],
-          mapped: new Set(),
-        };
-      return readSheet(rows.rows, options);
-    }
+    case 'csv':
+      return readSpreadsheet(text, options);
   }
 }
