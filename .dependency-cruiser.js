@@ -55,6 +55,7 @@ export const LAYERS = {
       'server',
       'absa-models',
       'package-root',
+      'taxonomy-file',
       'absa-tools',
     ],
   },
