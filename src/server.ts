@@ -21,6 +21,7 @@ import { createDocumentCacheStore } from './storage/document-cache-store.js';
 import { PACKAGE_ROOT } from './package-root.js';
 import { createMcpSessionStore } from './storage/mcp-session-store.js';
 import { createReviewStore } from './storage/review-store.js';
+import { createStoreProbe } from './storage/store-probe.js';
 import { createSyncStateStore } from './storage/sync-state-store.js';
 import { createWebSubStore } from './storage/websub/index.js';
 import { createPlatformSync, type PlatformSync } from './sync/index.js';
@@ -175,6 +176,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       log: logger,
       onRun: (source, outcome) => metrics.countSyncRun(source, outcome),
     });
+    const storeProbe = createStoreProbe({ read: () => store.version() });
     metrics.setSources(createMetricSources(database.db, () => snapshots.current().view.reviews.length));
     const mcp = async (a: FastifyInstance) => {
       const sessionStore = createMcpSessionStore(database.db);
@@ -209,10 +211,11 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       ops: {
         metrics,
         ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
-        // Ready once the first snapshot is published (start() above) and while the store answers.
+        // Ready once the first snapshot is published (start() above) and while the store answers; a
+        // slow store is not an unreachable one (storage/store-probe.ts).
         readiness: async () => {
           const snapshot = snapshots.current();
-          await withTimeout(store.version(), 2000);
+          await storeProbe.check();
           return {
             reviews: snapshot.view.reviews.length,
             snapshot: snapshot.documents.get('reviews.json')?.etag ?? String(snapshot.version),
@@ -259,18 +262,5 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
   } catch (error) {
     await database.close();
     throw error;
-  }
-}
-
-/** Rejects when `work` takes longer than `ms` (a store that hangs is as unready as one that fails). */
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

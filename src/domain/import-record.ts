@@ -20,7 +20,11 @@ const nullableString = z.string().nullable().optional();
 const RESERVED_IDS = new Set(['.', '..', 'search']);
 export const ImportReviewIdSchema = ReviewIdSchema.refine((id) => !RESERVED_IDS.has(id), {
   message: 'must not be ".", ".." or "search" (reserved: ids are path segments of the review URLs)',
-});
+})
+  // The id is the one plain text column a review writes: PostgreSQL text cannot hold U+0000, and a lone
+  // surrogate has no UTF-8 form (both databases would store U+FFFD) and no URL form (encodeURIComponent).
+  .refine((id) => !id.includes('\0'), { message: 'must not contain the NUL character (U+0000)' })
+  .refine((id) => !/\p{Cs}/u.test(id), { message: 'must be well-formed Unicode (it holds a lone surrogate)' });
 
 /** A review's link on its platform: only http and https, so no `javascript:` or `file:` URL is published. */
 const SourceUrlSchema = z

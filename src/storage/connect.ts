@@ -1,50 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import {
-  CompiledQuery,
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
-  type Driver,
-} from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { DatabaseOpenError, type DatabaseHandle, type OpenOptions } from './database-handle.js';
 import { migrationProvider } from './migrations/index.js';
 import { installChangeNotify } from './postgres/change-notify.js';
 import type { Database } from './schema.js';
-import { withPreparedStatements } from './sqlite-statements.js';
+import { openSqlite, sqliteFileFault } from './sqlite-database.js';
 
-export type DialectName = 'sqlite' | 'postgres';
-
-export interface DatabaseHandle {
-  db: Kysely<Database>;
-  dialect: DialectName;
-  /** The location, for logs: a file path or a URL without its password. */
-  describe: string;
-  close(): Promise<void>;
-  /**
-   * Runs `work`, which reads most of the database once (the first snapshot at start-up), the way that
-   * costs least: SQLite maps the file into memory for its duration (below); PostgreSQL just runs it.
-   */
-  readingAll<T>(work: () => Promise<T>): Promise<T>;
-  /** SQLite only: a consistent copy of the database while others read and write (the online backup API). */
-  backup?(file: string): Promise<void>;
-}
-
-/**
- * The database named by DATABASE_URL cannot be used: the message names the setting and the location and
- * says what to change (contract §8: one line, exit status 2).
- */
-export class DatabaseOpenError extends Error {
-  override name = 'DatabaseOpenError';
-}
-
-export interface OpenOptions {
-  /** Create a missing parent directory of a SQLite file (only for the default DATABASE_URL). */
-  createDirectory?: boolean;
-}
+export { DatabaseOpenError, type DatabaseHandle, type DialectName, type OpenOptions } from './database-handle.js';
 
 /** `sqlite:./data/reviews.db`, `sqlite::memory:`, `sqlite:/abs/path.db`, or `postgres://…` (contract §1). */
 export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string } {
@@ -54,136 +15,6 @@ export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string
   throw new DatabaseOpenError(
     `DATABASE_URL must start with sqlite: or postgres:// (got "${url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')}")`,
   );
-}
-
-/**
- * Every SQLite transaction takes the write lock when it begins. A deferred transaction that reads and
- * then writes fails at once with SQLITE_BUSY(_SNAPSHOT) when another process (an `import`) committed in
- * between, whatever the busy timeout; BEGIN IMMEDIATE waits for the lock instead.
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  /**
-   * Waits for another process's write lock without blocking the event loop (issue 11, M2): SQLite's own
-   * busy handler sleeps inside the synchronous better-sqlite3 call, so a server write (a hub claim, a
-   * session) queued behind a 50k-review import used to stall every request for up to the busy timeout.
-   * Here busy_timeout is 0 and a statement that finds the database locked is retried after an async
-   * sleep, within the same overall budget; the connection stays held, so this process's statements keep
-   * their order.
-   */
-  override async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await super.acquireConnection();
-    return {
-      executeQuery: (query) => waitForLock(() => connection.executeQuery(query)),
-      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
-    };
-  }
-
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-
-  /**
-   * On SQLITE_FULL, SQLITE_IOERR and a few others SQLite has already rolled the transaction back itself
-   * (https://sqlite.org/lang_transaction.html, "Response To Errors Within A Transaction"); a second
-   * ROLLBACK then fails with "no transaction is active" and would hide the real cause (issue 11: a full
-   * disk reported as "cannot rollback"). That failure is dropped so the original error surfaces.
-   */
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await super.rollbackTransaction(connection);
-    } catch (e) {
-      if (!/no transaction is active/i.test((e as Error).message)) throw e;
-    }
-  }
-}
-
-/** How long a statement waits for another process's lock before failing with SQLITE_BUSY. */
-export const SQLITE_LOCK_WAIT_MS = 10_000;
-
-function isLocked(e: unknown): boolean {
-  const code = (e as { code?: unknown }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_RECOVERY' || code === 'SQLITE_LOCKED';
-}
-
-/** Runs `statement`, retrying while the database is locked, sleeping between tries (5 ms growing to 50 ms). */
-export async function waitForLock<T>(statement: () => Promise<T>, budgetMs = SQLITE_LOCK_WAIT_MS): Promise<T> {
-  const deadline = Date.now() + budgetMs;
-  for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
-    try {
-      return await statement();
-    } catch (e) {
-      if (!isLocked(e) || Date.now() + pause > deadline) throw e;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly options: ConstructorParameters<typeof SqliteDialect>[0]) {
-    super(options);
-  }
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.options);
-  }
-}
-
-function openNative(file: string, options: OpenOptions): SqliteDatabase.Database {
-  if (file === ':memory:') return new SqliteDatabase(file);
-  const dir = path.dirname(path.resolve(file));
-  // A typo in DATABASE_URL must not quietly start an empty database somewhere new (issue 11).
-  if (!fs.existsSync(dir)) {
-    if (!options.createDirectory) {
-      throw new DatabaseOpenError(`DATABASE_URL names ${file}, but the directory ${dir} does not exist: create it or change DATABASE_URL`);
-    }
-    fs.mkdirSync(dir, { recursive: true });
-  }
-  try {
-    return new SqliteDatabase(file);
-  } catch (e) {
-    const reason = (e as Error).message;
-    throw new DatabaseOpenError(
-      `cannot open the SQLite database ${path.resolve(file)} (DATABASE_URL): ${reason}; change DATABASE_URL or fix the path's permissions`,
-    );
-  }
-}
-
-/** Larger than any database this service holds (100,000 reviews are about 330 MB); SQLite caps it at 2 GB. */
-const READ_ALL_MMAP_BYTES = 1 << 30;
-
-function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
-  const native = openNative(file, options);
-  // WAL lets the server read while an `import` in another process writes; a writer waits for the lock
-  // in ImmediateSqliteDriver (asynchronously), so SQLite's own busy handler is off; FULL sync so a
-  // committed import survives power loss.
-  native.pragma('journal_mode = WAL');
-  native.pragma('busy_timeout = 0');
-  native.pragma('synchronous = FULL');
-  native.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withPreparedStatements(native) }) });
-  return {
-    db,
-    dialect: 'sqlite',
-    describe: file,
-    close: () => db.destroy(),
-    async readingAll(work) {
-      // Issue 15, start-up: the first snapshot reads every published row. Through SQLite's memory map
-      // the pages are not copied into its page cache by one read() call each: at 10,000 reviews the
-      // read took about half the CPU (user 150 → 80 ms, system 100 → 30 ms, in a fresh process). Mapped
-      // pages count towards the resident size while mapped (about 20 MB at 10k), so the map is dropped
-      // again afterwards (mmap_size 0 unmaps at the next statement). Writes never go through it.
-      native.pragma(`mmap_size = ${READ_ALL_MMAP_BYTES}`);
-      try {
-        return await work();
-      } finally {
-        native.pragma('mmap_size = 0');
-      }
-    },
-    async backup(target) {
-      // SQLite's online backup copies pages in steps, so the server keeps reading and writing meanwhile,
-      // and the copy is one consistent state of the database.
-      await native.backup(target);
-    },
-  };
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
@@ -221,6 +52,11 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
 
 /** A failure to reach or prepare the database, as one line naming DATABASE_URL; other errors unchanged. */
 function describeOpenFailure(error: unknown, handle: DatabaseHandle): unknown {
+  if (error instanceof DatabaseOpenError) return error;
+  if (handle.dialect === 'sqlite') {
+    const fault = sqliteFileFault(error, handle.describe);
+    if (fault) return fault;
+  }
   const e = error as Error & { code?: string };
   const code = String(e.code ?? '');
   const connection =

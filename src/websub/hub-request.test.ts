@@ -47,6 +47,20 @@ describe('hub request validation (contract §6)', () => {
     expect(reason({ ...valid, 'hub.secret': 'é'.repeat(100) })).toMatch(/200 bytes/);
   });
 
+  it('refuses a NUL in hub.secret, hub.callback or hub.topic, naming the field (PostgreSQL text cannot hold one)', () => {
+    expect(reason({ ...valid, 'hub.secret': 'se\0cret' })).toBe('hub.secret must not contain the NUL character (%00)');
+    expect(reason({ ...valid, 'hub.callback': 'https://sub.example/c\0b' })).toMatch(/^hub\.callback must not contain the NUL/);
+    // The URL parser drops a NUL at either end, so these would be stored as sent and differ from the URL.
+    expect(reason({ ...valid, 'hub.callback': 'https://sub.example/cb\0' })).toMatch(/^hub\.callback must not contain the NUL/);
+    expect(reason({ ...valid, 'hub.topic': `${urls.feedXml}\0` })).toBe('hub.topic must not contain the NUL character (%00)');
+    // As a subscriber sends it: percent-encoded in the form body.
+    const form = new URLSearchParams(
+      `hub.mode=subscribe&hub.topic=${encodeURIComponent(urls.feedXml)}&hub.callback=https%3A%2F%2Fsub.example%2Fcb&hub.secret=a%00b`,
+    );
+    const r = parseHubRequest(schema, form);
+    expect(r.ok ? null : r.reason).toMatch(/hub\.secret must not contain the NUL/);
+  });
+
   it('requires hub.lease_seconds to be a positive integer when given', () => {
     for (const bad of ['0', '-1', '1.5', 'abc', '1e3', ' 5'])
       expect(reason({ ...valid, 'hub.lease_seconds': bad }), bad).toMatch(/lease_seconds/);

@@ -30,6 +30,13 @@ function isHttpsUrl(value: string): boolean {
   }
 }
 
+/**
+ * A NUL (`%00`) in a stored field: PostgreSQL text cannot hold U+0000, so the same request would be
+ * stored on SQLite and fail on PostgreSQL; refused on both, naming the field. The URL parser would also
+ * quietly drop one at either end of a URL, so the callback and topic are checked as sent.
+ */
+const noNul = (name: string) => [(s: string) => !s.includes('\0'), `${name} must not contain the NUL character (%00)`] as const;
+
 const required = (name: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? `${name} is missing` : `${name} is invalid`),
 });
@@ -48,10 +55,12 @@ export function createHubRequestSchema(topics: TopicSet) {
       'hub.callback': z
         .string(required('hub.callback'))
         .max(MAX_URL_LENGTH, `hub.callback must be at most ${MAX_URL_LENGTH} characters`)
+        .refine(...noNul('hub.callback'))
         .refine(isHttpsUrl, 'hub.callback must be an absolute https: URL (plain http: callbacks are refused)'),
       'hub.topic': z
         .string(required('hub.topic'))
         .max(MAX_URL_LENGTH, `hub.topic must be at most ${MAX_URL_LENGTH} characters`)
+        .refine(...noNul('hub.topic'))
         .transform((raw, ctx) => {
           const topic = topics.resolve(raw);
           if (topic) return { topic, raw };
@@ -64,6 +73,7 @@ export function createHubRequestSchema(topics: TopicSet) {
       'hub.secret': z
         .string()
         .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_SECRET_BYTES, 'hub.secret must be less than 200 bytes')
+        .refine(...noNul('hub.secret'))
         .optional(),
       'hub.lease_seconds': z
         .string()

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,6 +68,53 @@ describe('start-up failures: one line, exit status 2 (contract §8)', () => {
     expectOneLine(r, /plain-file.*DATABASE_URL/);
   });
 
+  it('a file that is not a SQLite database names the path, no stack trace', async () => {
+    const file = path.join(tmp, 'not-sqlite.db');
+    await fs.writeFile(file, Buffer.alloc(64 * 1024, 0x5a));
+    const r = await runCli(['serve'], { ...env, PORT: String(await freePort()), DATABASE_URL: `sqlite:${file}` });
+    expectOneLine(r, /not-sqlite\.db.*is not a SQLite database/);
+  });
+
+  it('a damaged database names the path and says to restore a backup, wherever the damage is found', async () => {
+    const source = await writeFixtureImportFile(path.join(tmp, 'damaged-import.json'));
+    // The pages of the reviews' rows only: the file opens and migrates, the first snapshot meets the damage.
+    // Then every page after the first: the schema itself is unreadable.
+    const damage = {
+      rows: (db: SqliteDatabase.Database) =>
+        db
+          .prepare<[], { pageno: number }>("select pageno from dbstat where name = 'reviews' and pagetype = 'leaf'")
+          .all()
+          .map((p) => p.pageno),
+      schema: (db: SqliteDatabase.Database) => {
+        const count = db.pragma('page_count', { simple: true }) as number;
+        return Array.from({ length: count - 1 }, (_, i) => i + 2);
+      },
+    };
+    for (const [name, pagesOf] of Object.entries(damage)) {
+      const file = path.join(tmp, `damaged-${name}.db`);
+      expect((await runCli(['import', source], { ...env, DATABASE_URL: `sqlite:${file}` })).code).toBe(0);
+      const db = new SqliteDatabase(file);
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const pageSize = db.pragma('page_size', { simple: true }) as number;
+      const pages = pagesOf(db);
+      db.close();
+      expect(pages.length).toBeGreaterThan(0);
+      const handle = await fs.open(file, 'r+');
+      for (const page of pages) await handle.write(Buffer.alloc(pageSize, 0x5a), 0, pageSize, (page - 1) * pageSize);
+      await handle.close();
+      const r = await runCli(['serve'], { ...env, PORT: String(await freePort()), DATABASE_URL: `sqlite:${file}` });
+      expectOneLine(r, new RegExp(`damaged-${name}\\.db.*is damaged.*restore it from a backup`));
+    }
+  });
+
+  it('a zero-byte database file is refused, not filled with the demo', async () => {
+    const file = path.join(tmp, 'emptied.db');
+    await fs.writeFile(file, '');
+    const r = await runCli(['serve'], { ...env, PORT: String(await freePort()), DATABASE_URL: `sqlite:${file}`, DEMO_ON_EMPTY: 'true' });
+    expectOneLine(r, /emptied\.db.*empty file \(0 bytes\).*restore it from a backup.*delete the file/);
+    expect((await fs.stat(file)).size).toBe(0);
+  });
+
   it('a missing directory is named, not created', async () => {
     const missing = path.join(tmp, 'no-such-dir', 'deeper');
     const r = await runCli(['serve'], { ...env, PORT: String(await freePort()), DATABASE_URL: `sqlite:${missing}/reviews.db` });
@@ -75,7 +123,43 @@ describe('start-up failures: one line, exit status 2 (contract §8)', () => {
   });
 });
 
+/** Another process that takes SQLite's write lock on `file`, as an import does, and commits after `holdMs`. */
+function holdWriteLock(file: string, holdMs: number): Promise<void> {
+  const code = `const D = require('better-sqlite3'); const d = new D(${JSON.stringify(file)});
+    d.exec('BEGIN IMMEDIATE'); d.prepare('update data_version set version = version + 1 where singleton = 1').run();
+    console.log('locked'); setTimeout(() => { d.exec('COMMIT'); d.close(); }, ${holdMs});`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('error', reject);
+  });
+}
+
 describe('operations of a running server (contract §8)', () => {
+  it("/readyz stays 200 while a write of the server waits for another process's lock", async () => {
+    await holdWriteLock(path.join(tmp, 'reviews.db'), 6000);
+    // A legacy MCP session is a row the server writes: the write waits for the lock.
+    let written = false;
+    const initialize = fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'ops-test', version: '1' } },
+      }),
+    }).finally(() => (written = true));
+    await new Promise((r) => setTimeout(r, 500));
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status, await ready.text()).toBe(200);
+    // Answered while the session's write still waited for the lock, not after it.
+    expect(written).toBe(false);
+    const session = await initialize;
+    expect(session.status).toBe(200);
+    expect(session.headers.get('mcp-session-id')).toBeTruthy();
+  });
+
   it('writes one log line per request, at info, naming the URL and status', async () => {
     const probe = `probe${Date.now().toString(36)}`;
     for (let i = 0; i < 3; i++) await fetch(`${server.url}/reviews.json?${probe}=${i}`);
@@ -107,6 +191,36 @@ describe('operations of a running server (contract §8)', () => {
     const again = await runCli(['backup', copy], env);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exists/);
+  });
+
+  it('backup with a DATABASE_URL naming no file fails in one line and creates nothing', async () => {
+    const missing = path.join(tmp, 'no-such.db');
+    const copy = path.join(tmp, 'of-nothing.db');
+    const r = await runCli(['backup', copy], { ...env, DATABASE_URL: `sqlite:${missing}` });
+    expectOneLine(r, /no-such\.db.*does not exist.*DATABASE_URL/);
+    await expect(fs.stat(missing)).rejects.toThrow();
+    await expect(fs.stat(copy)).rejects.toThrow();
+  });
+
+  it('backup replaces a partial copy that a killed backup left behind, and says so', async () => {
+    const copy = path.join(tmp, 'after-crash.db');
+    // Left by earlier versions (FILE.partial) and by a backup whose process is gone (FILE.partial-PID).
+    const stale = [`${copy}.partial`, `${copy}.partial-999999999`, `${copy}.partial-999999999-journal`];
+    for (const f of stale) await fs.writeFile(f, 'half a copy');
+    const r = await runCli(['backup', copy], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    for (const f of stale) {
+      expect(r.stderr).toContain(`removed ${f}, left by a backup that did not finish`);
+      await expect(fs.stat(f)).rejects.toThrow();
+    }
+    const db = new SqliteDatabase(copy, { readonly: true });
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
+    expect((await fs.readdir(tmp)).filter((f) => f.startsWith('after-crash.db.'))).toEqual([]);
   });
 
   it('backup on PostgreSQL points to pg_dump', async () => {

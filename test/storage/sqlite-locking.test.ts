@@ -80,6 +80,23 @@ describe('SQLite across processes', () => {
     expect(ticks).toBeGreaterThan(3);
   });
 
+  it("a read is not held up by this process's write waiting for another process's lock", async () => {
+    const file = path.join(dir, 'db.sqlite');
+    handle = await openDatabase(`sqlite:${file}`);
+    const store = createReviewStore(handle.db);
+    const before = await store.version();
+    await holdWriteLock(file, 1500);
+    let written = false;
+    const write = store.applyImport({ reviews: [review('c')], replace: false }).finally(() => (written = true));
+    await new Promise((r) => setTimeout(r, 50));
+    // WAL: a read needs no lock, so it answers while the write above still waits (the readiness probe,
+    // MCP session lookups and the change poll are such reads): before the other process commits.
+    expect(await store.version()).toBe(before);
+    expect(written).toBe(false);
+    expect((await write).added).toBe(1);
+    expect(await store.version()).toBe(before + 2);
+  });
+
   it('a hub claim with nothing due does not wait for the lock of another process', async () => {
     const file = path.join(dir, 'db.sqlite');
     handle = await openDatabase(`sqlite:${file}`);

@@ -24,6 +24,7 @@ import {
   googleReview,
   trustpilotReview,
 } from '../support/fake-platforms.js';
+import { PACKAGE_ROOT } from '../support/build.js';
 import { useTempDatabases } from '../support/temp-databases.js';
 
 const http: PlatformHttpOptions = { timeoutMs: 2000, tries: 3, baseDelayMs: 10, maxDelayMs: 30_000, sleep: async () => undefined };
@@ -235,6 +236,43 @@ describe('a sync stores what a file import of the same platform JSON stores (con
       expect(await after.run('google')).toMatchObject({ outcome: 'success', summary: { added: 0, updated: 0, unchanged: 30 } });
     } finally {
       await google.stop();
+    }
+  });
+});
+
+describe('a Trustpilot sync after an import of the Trustpilot CSV export (contract §3.2)', () => {
+  it('finds the same reviews under the same ids: nothing is added twice', async () => {
+    const tp = await new FakeTrustpilot().start();
+    try {
+      const db = await databases.file();
+      const store = createReviewStore(db.db);
+      const csv = path.join(PACKAGE_ROOT, 'test', 'fixtures', 'sources', 'exports', 'trustpilot-export.csv');
+      const imported = await importFiles(store, { files: [csv], replace: false, assumeVerified: false });
+      expect(imported.ok).toBe(true);
+      const before = (await store.load()).reviews.map((r) => r.id).sort();
+      // The same reviews as the public API lists them (two of the CSV's three, and one the CSV has not).
+      const api = JSON.parse(
+        await fs.readFile(path.join(PACKAGE_ROOT, 'test', 'fixtures', 'sources', 'exports', 'trustpilot-api.json'), 'utf8'),
+      ) as {
+        reviews: Record<string, unknown>[];
+      };
+      tp.reviews.push(...api.reviews);
+      const engine = createSyncEngine({
+        store,
+        state: createSyncStateStore(db.db),
+        holder: 'A',
+        leaseMs: 60_000,
+        connectors: [createTrustpilotConnector({ apiUrl: new URL(tp.url), businessUnitId: TRUSTPILOT_UNIT, apiKey: TRUSTPILOT_KEY, http })],
+        log: { info: () => undefined, warn: () => undefined },
+      });
+      const run = await engine.run('trustpilot', { allowDeletions: true });
+      expect(run.outcome).toBe('success');
+      // Added: only the review the CSV did not hold; the CSV's third review is gone from the listing.
+      expect(run.outcome === 'success' && run.summary).toMatchObject({ added: 1, deleted: 1 });
+      const after = (await store.load()).reviews.map((r) => r.id).sort();
+      expect(after).toEqual([...before.filter((id) => id !== '66828c21a1b2c3d4e5f6071a'), '6690aa11a1b2c3d4e5f6071b'].sort());
+    } finally {
+      await tp.stop();
     }
   });
 });
