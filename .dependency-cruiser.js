@@ -185,6 +185,5 @@ export default {
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
       mainFields: ['module', 'main', 'types', 'typings'],
     },
-    reporterOptions: { text: { highlightFocused: true } },
   },
 };
