@@ -111,24 +111,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr.write(`review-data ${name}: ${e.message}\nusage: ${command.usage}\n`);
-      return 2;
-    }
-    // Contract §8: what to change, on one line, exit status 2, no stack trace. Matched by name so that
-    // the storage module loads only with the commands that use it.
-    if (e instanceof ConfigError || e instanceof OperatorError || (e instanceof Error && e.name === 'DatabaseOpenError')) {
-      io.stderr.write(`review-data ${name}: ${e.message}\n`);
-      return 2;
-    }
-    const storage = storageFailure(e);
-    if (storage) {
-      io.stderr.write(`review-data ${name}: ${storage}\n`);
-      return 1;
-    }
-    io.stderr.write(`review-data ${name}: ${(e as Error).stack ?? String(e)}\n`);
+    return failed(name, command.usage, e, io);
+  }
+}
+
+/** How a command's failure is said, and its exit status: 2 for what the operator changes, else 1. */
+function failed(name: string, usage: string, e: unknown, io: CliIo): number {
+  if (e instanceof UsageError) {
+    io.stderr.write(`review-data ${name}: ${e.message}\nusage: ${usage}\n`);
+    return 2;
+  }
+  // Contract §8: what to change, on one line, exit status 2, no stack trace. Matched by name so that
+  // the storage module loads only with the commands that use it.
+  if (e instanceof ConfigError || e instanceof OperatorError || (e instanceof Error && e.name === 'DatabaseOpenError')) {
+    io.stderr.write(`review-data ${name}: ${e.message}\n`);
+    return 2;
+  }
+  const storage = storageFailure(e);
+  if (storage) {
+    io.stderr.write(`review-data ${name}: ${storage}\n`);
     return 1;
   }
+  io.stderr.write(`review-data ${name}: ${(e as Error).stack ?? String(e)}\n`);
+  return 1;
 }
 
 const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });

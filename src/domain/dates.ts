@@ -20,8 +20,3 @@ export const DateSchema = z
 
 /** An RFC 3339 timestamp in UTC (contract §2). */
 export const TimestampSchema = z.iso.datetime({ offset: false });
-
-/** Normalizes a Date to the RFC 3339 UTC form we publish: second precision unless ms are present. */
-export function toTimestamp(d: Date): string {
-  return d.toISOString();
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BusinessSchema, CatalogIdSchema } from './business.js';
+import { CatalogIdSchema } from './business.js';
 import { DateSchema, TimestampSchema } from './dates.js';
 import { ReviewIdSchema } from './review.js';
 
@@ -56,9 +56,3 @@ export const ImportReviewSchema = z.object({
   updated_at: TimestampSchema.optional(),
 });
 export type ImportReview = z.infer<typeof ImportReviewSchema>;
-
-/** A dataset document as an import file gives it: `business` and/or `reviews`. */
-export const ImportDocumentSchema = z.object({
-  business: BusinessSchema.optional(),
-  reviews: z.array(z.unknown()).optional(),
-});

@@ -22,7 +22,6 @@ export const SearchResultSchema = z
     }).describe('The normalized filters that were applied.'),
   })
   .meta({ id: 'SearchResult' });
-export type SearchResult = z.infer<typeof SearchResultSchema>;
 
 /** GET /api/reviews/since/{date} (contract §4). */
 export const SinceResultSchema = z

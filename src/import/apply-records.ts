@@ -1,10 +1,11 @@
 import { EMPTY_BUSINESS, type Business } from '../domain/business.js';
 import { createMentionMatcher } from '../domain/mentions.js';
+import type { IncomingReview } from '../domain/import-plan.js';
 import type { ImportInput, ImportSummary, ReviewStore } from '../domain/ports.js';
 import type { RawFile } from './raw-records.js';
 import { resolveMentions } from './resolve-mentions.js';
 import { templateWarnings } from './template-values.js';
-import { toIncoming, validateFiles, type ImportProblem } from './validate-records.js';
+import { toIncoming, validateFiles, type ImportProblem, type ValidatedImport } from './validate-records.js';
 
 export interface ApplyOptions {
   replace: boolean;
@@ -52,7 +53,29 @@ export async function applyRecords(
   for (const w of validated.warnings) warnings.push(w);
   options.onProgress?.('validate', validated.records.length, validated.records.length);
 
-  // Mentions are matched against the catalog that will be stored: the file's, else the stored one.
+  const business = await resolveCatalog(store, validated, options, problems, warnings);
+  if (problems.length > 0) return { ok: false, problems, warnings };
+
+  const matcher = createMentionMatcher(business);
+  const reviews = validated.records.map((r) => toIncoming(r.review, matcher));
+  validated.records.length = 0;
+  const summary = await store.applyImport(importInput(validated.business, reviews, options), (done, total) =>
+    options.onProgress?.('write', done, total),
+  );
+  return { ok: true, summary, records: reviews.length, business: validated.business !== undefined, warnings };
+}
+
+/**
+ * Mentions are matched against the catalog that will be stored: the file's, else the stored one, which
+ * is returned. Their problems and notes, and the template's notes, join the import's.
+ */
+async function resolveCatalog(
+  store: ReviewStore,
+  validated: ValidatedImport,
+  options: ApplyOptions,
+  problems: ImportProblem[],
+  warnings: ImportProblem[],
+): Promise<Business> {
   const stored = validated.business ? null : await store.business();
   const business = validated.business ?? stored ?? EMPTY_BUSINESS;
   const mentions = resolveMentions(validated.records, business, {
@@ -63,22 +86,18 @@ export async function applyRecords(
   for (const w of mentions.warnings) warnings.push(w);
   if (validated.business && options.template && !options.demo)
     for (const w of templateWarnings(validated.business, options.template)) warnings.push({ ...w, file: validated.businessFile ?? w.file });
-  if (problems.length > 0) return { ok: false, problems, warnings };
+  return business;
+}
 
-  const matcher = createMentionMatcher(business);
-  const reviews = validated.records.map((r) => toIncoming(r.review, matcher));
-  validated.records.length = 0;
-  const stamped = validated.business && options.demo ? { ...validated.business, demo: true as const } : validated.business;
-  const summary = await store.applyImport(
-    {
-      ...(stamped ? { business: stamped } : {}),
-      reviews,
-      replace: options.replace,
-      ...(options.platformListing ? { platformListing: options.platformListing } : {}),
-      ...(options.demo ? { demo: true } : {}),
-      ...(options.dryRun ? { dryRun: true } : {}),
-    },
-    (done, total) => options.onProgress?.('write', done, total),
-  );
-  return { ok: true, summary, records: reviews.length, business: validated.business !== undefined, warnings };
+/** What the store writes in one transaction; the demo's business is stamped as the demo's. */
+function importInput(business: Business | undefined, reviews: IncomingReview[], options: ApplyOptions): ImportInput {
+  const stamped = business && options.demo ? { ...business, demo: true as const } : business;
+  return {
+    ...(stamped ? { business: stamped } : {}),
+    reviews,
+    replace: options.replace,
+    ...(options.platformListing ? { platformListing: options.platformListing } : {}),
+    ...(options.demo ? { demo: true } : {}),
+    ...(options.dryRun ? { dryRun: true } : {}),
+  };
 }

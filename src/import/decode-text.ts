@@ -12,27 +12,36 @@ export interface DecodeProblem {
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
+/** How many continuation bytes a lead byte announces; -1 for a byte no sequence starts with (RFC 3629 §4). */
+function continuationCount(b: number): number {
+  if (b < 0x80) return 0;
+  if (b >= 0xc2 && b <= 0xdf) return 1;
+  if (b >= 0xe0 && b <= 0xef) return 2;
+  if (b >= 0xf0 && b <= 0xf4) return 3;
+  return -1;
+}
+
+/** Whether the sequence at `i`, of a lead byte and `need` continuation bytes, is well formed. */
+function wellFormed(bytes: Uint8Array, i: number, need: number): boolean {
+  if (need < 0) return false;
+  for (let k = 1; k <= need; k++) {
+    const c = bytes[i + k];
+    if (c === undefined || c < 0x80 || c > 0xbf) return false;
+  }
+  // Overlong forms and surrogates (RFC 3629 §4).
+  const b = bytes[i]!;
+  if (need === 2) return !(b === 0xe0 && bytes[i + 1]! < 0xa0) && !(b === 0xed && bytes[i + 1]! > 0x9f);
+  if (need === 3) return !(b === 0xf0 && bytes[i + 1]! < 0x90) && !(b === 0xf4 && bytes[i + 1]! > 0x8f);
+  return true;
+}
+
 /** Byte offsets where an invalid UTF-8 sequence starts (at most `limit`). */
 function invalidOffsets(bytes: Uint8Array, limit: number): number[] {
   const out: number[] = [];
   let i = 0;
   while (i < bytes.length && out.length < limit) {
-    const b = bytes[i]!;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
-    let ok = need >= 0;
-    for (let k = 1; ok && k <= need; k++) {
-      const c = bytes[i + k];
-      ok = c !== undefined && c >= 0x80 && c <= 0xbf;
-    }
-    // Overlong forms and surrogates (RFC 3629 §4).
-    if (ok && need === 2) {
-      const c = bytes[i + 1]!;
-      ok = !(b === 0xe0 && c < 0xa0) && !(b === 0xed && c > 0x9f);
-    }
-    if (ok && need === 3) {
-      const c = bytes[i + 1]!;
-      ok = !(b === 0xf0 && c < 0x90) && !(b === 0xf4 && c > 0x8f);
-    }
+    const need = continuationCount(bytes[i]!);
+    const ok = wellFormed(bytes, i, need);
     if (!ok) out.push(i);
     i += ok ? need + 1 : 1;
   }

@@ -74,9 +74,11 @@ function gbpId(r: GbpReview): string | undefined {
 
 export type { MappedRecord };
 
+type Problems = MappedRecord['problems'];
+
 /** One GBP review as an import record; each GBP field that cannot be read is one problem. */
 export function fromGbpReview(raw: unknown): MappedRecord {
-  const problems: MappedRecord['problems'] = [];
+  const problems: Problems = [];
   const parsed = GbpReviewSchema.safeParse(raw);
   if (!parsed.success) return { value: {}, problems: [{ path: '(record)', message: 'is not a Google Business Profile review object' }] };
   const r = parsed.data;
@@ -85,35 +87,47 @@ export function fromGbpReview(raw: unknown): MappedRecord {
   const id = gbpId(r);
   if (id) value.id = id;
   else problems.push({ path: 'reviewId', message: 'reviewId (or name ending in /reviews/{id}) is required' });
-
-  const stars = r.starRating === undefined ? undefined : STAR_WORDS[r.starRating.toUpperCase()];
+  const stars = gbpStars(r, problems);
   if (stars !== undefined) value.rating = stars;
-  else
-    problems.push({
-      path: 'starRating',
-      message: `starRating ${JSON.stringify(r.starRating ?? null)} is not one of ONE, TWO, THREE, FOUR, FIVE`,
-    });
-
-  const date = r.createTime === undefined ? null : parseDate(r.createTime, undefined);
-  if (date?.ok && r.createTime!.includes('T')) value.date = date.value;
-  else problems.push({ path: 'createTime', message: `createTime ${JSON.stringify(r.createTime ?? null)} is not an RFC 3339 timestamp` });
+  const date = gbpCreated(r, problems);
+  if (date !== undefined) value.date = date;
 
   const name = r.reviewer?.displayName?.trim();
   value.author = { name: r.reviewer?.isAnonymous || !name ? ANONYMOUS_REVIEWER : name, location: null };
   value.text = r.comment === undefined ? '' : originalText(r.comment);
   if (r.languageCode) value.language = r.languageCode;
-
-  const reply = r.reviewReply;
-  if (reply?.comment) {
-    const replyDate = reply.updateTime === undefined ? null : parseDate(reply.updateTime, undefined);
-    if (reply.updateTime !== undefined && !replyDate?.ok)
-      problems.push({
-        path: 'reviewReply.updateTime',
-        message: `reviewReply.updateTime ${JSON.stringify(reply.updateTime)} is not an RFC 3339 timestamp`,
-      });
-    value.response = { text: reply.comment, date: replyDate?.ok ? replyDate.value : null };
-  }
+  if (r.reviewReply?.comment) value.response = gbpResponse(r.reviewReply.comment, r.reviewReply.updateTime, problems);
   return { value, problems };
+}
+
+/** `starRating` as a number of stars ("FOUR": 4). */
+function gbpStars(r: GbpReview, problems: Problems): number | undefined {
+  const stars = r.starRating === undefined ? undefined : STAR_WORDS[r.starRating.toUpperCase()];
+  if (stars === undefined)
+    problems.push({
+      path: 'starRating',
+      message: `starRating ${JSON.stringify(r.starRating ?? null)} is not one of ONE, TWO, THREE, FOUR, FIVE`,
+    });
+  return stars;
+}
+
+/** `createTime`, which must be a timestamp, as the review's date. */
+function gbpCreated(r: GbpReview, problems: Problems): string | undefined {
+  const date = r.createTime === undefined ? null : parseDate(r.createTime, undefined);
+  if (date?.ok && r.createTime!.includes('T')) return date.value;
+  problems.push({ path: 'createTime', message: `createTime ${JSON.stringify(r.createTime ?? null)} is not an RFC 3339 timestamp` });
+  return undefined;
+}
+
+/** The owner's reply, dated by its `updateTime` when that is a timestamp. */
+function gbpResponse(text: string, updateTime: string | undefined, problems: Problems): { text: string; date: string | null } {
+  const replyDate = updateTime === undefined ? null : parseDate(updateTime, undefined);
+  if (updateTime !== undefined && !replyDate?.ok)
+    problems.push({
+      path: 'reviewReply.updateTime',
+      message: `reviewReply.updateTime ${JSON.stringify(updateTime)} is not an RFC 3339 timestamp`,
+    });
+  return { text, date: replyDate?.ok ? replyDate.value : null };
 }
 
 /** Google Business Profile as a known JSON export (`profiles/`): the API's and Takeout's review JSON. */

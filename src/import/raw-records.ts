@@ -6,8 +6,8 @@ import { toIssues } from '../domain/errors.js';
 import { locateJsonPath, parseJsonText } from './json-text.js';
 import { DOCUMENT_KEYS, mapJsonRecord, UnknownKeys, unknownDocumentKeys } from './json-records.js';
 import { detectJsonProfile, type JsonProfile } from './profiles/index.js';
-import { csvRows, detectDelimiter, workbookRows } from './sheet-rows.js';
-import { readSheet, someNames, type SpreadsheetOptions } from './spreadsheet.js';
+import { workbookRows } from './sheet-rows.js';
+import { readSheet, readSpreadsheet, someNames, type SpreadsheetOptions } from './spreadsheet.js';
 
 /** One record as read from a file, before validation, with where it came from. */
 export interface RawRecord {
@@ -98,6 +98,9 @@ function readProfile(profile: JsonProfile, doc: unknown, reviews: unknown[]): Ra
   return out;
 }
 
+/** A file that cannot be read as what it claims to be: one problem, no records. */
+const notReadable = (message: string): RawFile => ({ records: [], problems: [{ record: 0, message }], warnings: [] });
+
 /**
  * A dataset document (`{business, reviews}`), a JSON array of reviews, or a known export recognised by
  * its shape (Google Business Profile, forced with `--format gbp`; Trustpilot; Yelp; Facebook).
@@ -112,65 +115,59 @@ function readJson(text: string, gbp: boolean, map: ReadonlyMap<string, ImportFie
       unreadable: true,
     };
   const doc = parsed.value;
-  if (gbp) {
-    const reviews = gbpProfile.reviewsOf(doc);
-    if (reviews) return readProfile(gbpProfile, doc, reviews);
-    if (isEmptyGbpList(doc)) return { records: [], problems: [], warnings: [], kind: 'gbp' };
-    return {
-      records: [],
-      problems: [
-        {
-          record: 0,
-          message:
-            'not Google Business Profile review JSON: expected {"reviews": [...]}, an array of reviews or one review with starRating',
-        },
-      ],
-      warnings: [],
-    };
-  }
+  if (gbp) return readGbpJson(doc);
   const profile = detectJsonProfile(doc);
   if (profile) return readProfile(profile.profile, doc, profile.reviews);
-  let records: RawRecord[];
   const out: RawFile & { warnings: RawProblem[] } = { records: [], problems: [], warnings: [], kind: 'dataset' };
+  let records: RawRecord[] | null;
   if (Array.isArray(doc)) records = doc.map((value, i) => ({ record: i + 1, value }));
   else if (doc && typeof doc === 'object' && ('reviews' in doc || 'business' in doc)) {
-    const d = doc as { business?: unknown; reviews?: unknown };
-    if (d.reviews !== undefined && !Array.isArray(d.reviews))
-      return { records: [], problems: [{ record: 0, message: '"reviews" must be an array' }], warnings: [] };
-    out.business = d.business;
-    // The business is checked here, while the text is at hand, so each problem names its line and column.
-    if (d.business !== undefined) {
-      const b = ImportBusinessSchema.safeParse(d.business);
-      if (!b.success)
-        for (const i of toIssues(b.error, ['business'])) {
-          const at = locateJsonPath(text, i.path);
-          out.problems.push({ record: 0, ...(at ?? {}), path: i.path.join('.'), message: i.message });
-        }
-    }
-    records = ((d.reviews as unknown[] | undefined) ?? []).map((value, i) => ({ record: i + 1, value }));
-    const extra = unknownDocumentKeys(doc as Record<string, unknown>);
-    if (extra.length > 0)
-      out.warnings.push({
-        record: 0,
-        message: `${extra.length === 1 ? 'key' : 'keys'} ${someNames(extra)} ${extra.length === 1 ? 'is' : 'are'} not part of a dataset document (${[...DOCUMENT_KEYS].join(', ')}) or its business: ignored`,
-      });
+    records = readDatasetDocument(text, doc as Record<string, unknown>, out);
+    if (!records) return notReadable('"reviews" must be an array');
   } else
-    return {
-      records: [],
-      problems: [
-        {
-          record: 0,
-          message:
-            'expected a dataset document ({"business", "reviews"}), an array of reviews, or a known export (Google Business Profile, Trustpilot, Yelp Fusion or Facebook ratings JSON)',
-        },
-      ],
-      warnings: [],
-    };
+    return notReadable(
+      'expected a dataset document ({"business", "reviews"}), an array of reviews, or a known export (Google Business Profile, Trustpilot, Yelp Fusion or Facebook ratings JSON)',
+    );
   const unknown = new UnknownKeys();
   for (const r of records) out.problems.push(...mapJsonRecord(r, map, used, unknown, where(r)));
   out.records = records;
   out.warnings.push(...unknown.warnings('a review field'));
   return out;
+}
+
+/** `--format gbp`: Google Business Profile's review JSON, or an empty listing of it. */
+function readGbpJson(doc: unknown): RawFile {
+  const reviews = gbpProfile.reviewsOf(doc);
+  if (reviews) return readProfile(gbpProfile, doc, reviews);
+  if (isEmptyGbpList(doc)) return { records: [], problems: [], warnings: [], kind: 'gbp' };
+  return notReadable(
+    'not Google Business Profile review JSON: expected {"reviews": [...]}, an array of reviews or one review with starRating',
+  );
+}
+
+/**
+ * A dataset document: its business and the notes about it go to `out`, its reviews are returned as
+ * records (null when `reviews` is not an array).
+ */
+function readDatasetDocument(text: string, doc: Record<string, unknown>, out: RawFile & { warnings: RawProblem[] }): RawRecord[] | null {
+  if (doc.reviews !== undefined && !Array.isArray(doc.reviews)) return null;
+  out.business = doc.business;
+  // The business is checked here, while the text is at hand, so each problem names its line and column.
+  if (doc.business !== undefined) {
+    const b = ImportBusinessSchema.safeParse(doc.business);
+    if (!b.success)
+      for (const i of toIssues(b.error, ['business'])) {
+        const at = locateJsonPath(text, i.path);
+        out.problems.push({ record: 0, ...(at ?? {}), path: i.path.join('.'), message: i.message });
+      }
+  }
+  const extra = unknownDocumentKeys(doc);
+  if (extra.length > 0)
+    out.warnings.push({
+      record: 0,
+      message: `${extra.length === 1 ? 'key' : 'keys'} ${someNames(extra)} ${extra.length === 1 ? 'is' : 'are'} not part of a dataset document (${[...DOCUMENT_KEYS].join(', ')}) or its business: ignored`,
+    });
+  return ((doc.reviews as unknown[] | undefined) ?? []).map((value, i) => ({ record: i + 1, value }));
 }
 
 function readJsonl(text: string, map: ReadonlyMap<string, ImportField | typeof IGNORE>, used: Set<string>): RawFile {
@@ -234,16 +231,7 @@ export function readRecords(input: string | Uint8Array, format: ImportFormat, op
       return { ...readJson(text, true, map, used), mapped: used };
     case 'jsonl':
       return { ...readJsonl(text, map, used), mapped: used };
-    case 'csv': {
-      const rows = csvRows(text, options.delimiter ?? detectDelimiter(text));
-      if (!rows.ok)
-        return {
-          records: [],
-          problems: [{ record: 0, ...(rows.line ? { line: rows.line } : {}), message: rows.message }],
-          warnings: [],
-          mapped: new Set(),
-        };
-      return readSheet(rows.rows, options);
-    }
+    case 'csv':
+      return readSpreadsheet(text, options);
   }
 }

@@ -1,6 +1,14 @@
 import { derivedReviewId } from './derived-id.js';
 import type { IGNORE } from './header-synonyms.js';
-import { describeField, IMPORT_FIELDS, matchHeaders, normalizeHeader, REQUIRED_FIELDS, type ImportField } from './header-synonyms.js';
+import {
+  describeField,
+  IMPORT_FIELDS,
+  matchHeaders,
+  normalizeHeader,
+  REQUIRED_FIELDS,
+  type HeaderMatch,
+  type ImportField,
+} from './header-synonyms.js';
 import { detectCsvProfile, type CsvProfile } from './profiles/index.js';
 import type { RawFile, RawProblem, RawRecord } from './raw-records.js';
 import { csvRows, detectDelimiter, type SheetRow } from './sheet-rows.js';
@@ -127,11 +135,31 @@ function readProfileSheet(rows: SheetRow[], header: string[], profile: CsvProfil
   return { records, problems, warnings, mapped: new Set(), headers: header, kind: 'spreadsheet', label: profile.label };
 }
 
+type FileProblem = (path: string, message: string) => void;
+
 function readGenericSheet(rows: SheetRow[], header: string[], options: SpreadsheetOptions): SheetFile {
   const problems: RawProblem[] = [];
   const warnings: RawProblem[] = [];
   const match = matchHeaders(header, options.map);
-  const fileProblem = (path: string, message: string) => problems.push({ record: 0, line: 1, path, message });
+  const fileProblem: FileProblem = (path, message) => problems.push({ record: 0, line: 1, path, message });
+  checkHeaders(match, fileProblem, warnings);
+  const order = options.dateFormat ?? decideDateOrder(rows, match, fileProblem);
+  const records: RawRecord[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const { cells, line } = rows[i]!;
+    if (cells.every((c) => c.trim() === '')) continue;
+    const record = records.length + 1;
+    if (cells.length !== header.length) {
+      problems.push({ record, line, path: '(record)', message: `has ${cells.length} cells, the header has ${header.length}` });
+      continue;
+    }
+    records.push(readRow(cells, { record, line }, match, order, options.platform, problems));
+  }
+  return { records, problems, warnings, mapped: match.mapped, headers: header, kind: 'spreadsheet' };
+}
+
+/** The header row's problems (forbidden, duplicate and missing columns) and the note on unknown ones. */
+function checkHeaders(match: HeaderMatch, fileProblem: FileProblem, warnings: RawProblem[]): void {
   for (const column of match.forbidden) fileProblem('', `column name "${column}" is not allowed`);
   if (match.unknown.length > 0)
     warnings.push({
@@ -150,59 +178,59 @@ function readGenericSheet(rows: SheetRow[], header: string[], options: Spreadshe
       `expected columns: ${REQUIRED_FIELDS.join(', ')} (required); ${optional.join(', ')} (optional); the README's "Publish your own reviews" lists the names each goes by`,
     );
   }
+}
 
-  // The day/month order is decided once per file, from every date cell (contract §3.1).
-  let order = options.dateFormat;
+/** The day/month order, decided once per file from every date cell (contract §3.1); a problem when it cannot be. */
+function decideDateOrder(rows: SheetRow[], match: HeaderMatch, fileProblem: FileProblem): DateOrder | undefined {
   const dateColumns = match.fields.flatMap((f, i) => (f && DATE_FIELDS.has(f) ? [i] : []));
-  if (!order && dateColumns.length > 0) {
-    const dates: string[] = [];
-    for (let r = 1; r < rows.length; r++) for (const i of dateColumns) dates.push(rows[r]!.cells[i] ?? '');
-    const decided = detectDateOrder(dates);
-    if ('order' in decided) order = decided.order;
-    else if ('conflict' in decided)
-      fileProblem(
-        'date',
-        `dates are written both day-first ("${decided.conflict[0]}") and month-first ("${decided.conflict[1]}"); make them one form`,
-      );
-    else
-      fileProblem(
-        'date',
-        `dates such as "${decided.undecidable.join('", "')}" could be day/month or month/day: pass --date-format MDY (3/25/2024) or DMY (25/3/2024)`,
-      );
-  }
+  if (dateColumns.length === 0) return undefined;
+  const dates: string[] = [];
+  for (let r = 1; r < rows.length; r++) for (const i of dateColumns) dates.push(rows[r]!.cells[i] ?? '');
+  const decided = detectDateOrder(dates);
+  if ('order' in decided) return decided.order;
+  if ('conflict' in decided)
+    fileProblem(
+      'date',
+      `dates are written both day-first ("${decided.conflict[0]}") and month-first ("${decided.conflict[1]}"); make them one form`,
+    );
+  else
+    fileProblem(
+      'date',
+      `dates such as "${decided.undecidable.join('", "')}" could be day/month or month/day: pass --date-format MDY (3/25/2024) or DMY (25/3/2024)`,
+    );
+  return undefined;
+}
 
-  const records: RawRecord[] = [];
-  for (let i = 1; i < rows.length; i++) {
-    const { cells, line } = rows[i]!;
-    if (cells.every((c) => c.trim() === '')) continue;
-    const recordNo = records.length + 1;
-    if (cells.length !== header.length) {
-      problems.push({ record: recordNo, line, path: '(record)', message: `has ${cells.length} cells, the header has ${header.length}` });
-      continue;
+/** One row's cells as a record; each cell that cannot be read is a problem, and its field is skipped. */
+function readRow(
+  cells: string[],
+  at: { record: number; line: number },
+  match: HeaderMatch,
+  order: DateOrder | undefined,
+  platform: string | undefined,
+  problems: RawProblem[],
+): RawRecord {
+  const value: Record<string, unknown> = {};
+  const skip: string[] = [...match.missing];
+  const firstProblem = problems.length;
+  cells.forEach((cell, c) => {
+    const field = match.fields[c];
+    if (!field || cell.trim() === '') return;
+    // An undecided day/month order is one file problem above, not one per cell.
+    if (!order && DATE_FIELDS.has(field) && dayMonthFields(cell)) return void skip.push(field);
+    const v = cellValue(field, cell, order);
+    if (v.ok) setField(value, field, v.value);
+    else {
+      skip.push(field);
+      problems.push({ ...at, path: field, message: `${field}: ${v.message}` });
     }
-    const value: Record<string, unknown> = {};
-    const skip: string[] = [...match.missing];
-    const firstProblem = problems.length;
-    cells.forEach((cell, c) => {
-      const field = match.fields[c];
-      if (!field || cell.trim() === '') return;
-      // An undecided day/month order is one file problem above, not one per cell.
-      if (!order && DATE_FIELDS.has(field) && dayMonthFields(cell)) return void skip.push(field);
-      const v = cellValue(field, cell, order);
-      if (v.ok) setField(value, field, v.value);
-      else {
-        skip.push(field);
-        problems.push({ record: recordNo, line, path: field, message: `${field}: ${v.message}` });
-      }
-    });
-    // Each problem names the record's id when the file gives one (contract §3).
-    if (typeof value.id === 'string') for (let p = firstProblem; p < problems.length; p++) problems[p]!.id = value.id;
-    const hadId = value.id !== undefined;
-    completeRecord(value, options.platform);
-    if (value.id === undefined) skip.push('id');
-    records.push({ record: recordNo, line, value, skip, ...(!hadId && value.id !== undefined ? { derivedId: true } : {}) });
-  }
-  return { records, problems, warnings, mapped: match.mapped, headers: header, kind: 'spreadsheet' };
+  });
+  // Each problem names the record's id when the file gives one (contract §3).
+  if (typeof value.id === 'string') for (let p = firstProblem; p < problems.length; p++) problems[p]!.id = value.id;
+  const hadId = value.id !== undefined;
+  completeRecord(value, platform);
+  if (value.id === undefined) skip.push('id');
+  return { ...at, value, skip, ...(!hadId && value.id !== undefined ? { derivedId: true } : {}) };
 }
 
 /** Platform from `--platform`, a reply date without a reply dropped, and the id derived when absent. */

@@ -3,7 +3,8 @@ import type { IncomingReview } from '../domain/import-plan.js';
 import { ImportReviewSchema, type ImportReview } from '../domain/import-record.js';
 import { toIssues } from '../domain/errors.js';
 import type { MentionMatcher } from '../domain/mentions.js';
-import type { RawFile, RawProblem } from './raw-records.js';
+import type { z } from 'zod';
+import type { RawFile, RawProblem, RawRecord } from './raw-records.js';
 
 export interface ImportProblem {
   file: string;
@@ -65,91 +66,134 @@ function withPlatform(value: unknown, platform: string | undefined): unknown {
   return { ...v, source: { ...(source ?? {}), platform } };
 }
 
+interface ValidateOptions {
+  assumeVerified: boolean;
+  platform?: string;
+  strict?: boolean;
+}
+
+/** What validation has found so far, across files: ids are unique across all of them. */
+interface Tally {
+  out: ValidatedImport;
+  /** Each id seen, with where it was first seen. */
+  seen: Map<string, string>;
+}
+
 /** Validates every record of every file and lists every problem (contract §3: all or nothing). */
-export function validateFiles(
-  files: { name: string; raw: RawFile }[],
-  options: { assumeVerified: boolean; platform?: string; strict?: boolean },
-): ValidatedImport {
-  const out: ValidatedImport = { records: [], problems: [], warnings: [] };
-  const seen = new Map<string, string>();
-  const asProblem = (name: string, p: RawProblem): ImportProblem => ({
-    file: name,
+export function validateFiles(files: { name: string; raw: RawFile }[], options: ValidateOptions): ValidatedImport {
+  const tally: Tally = { out: { records: [], problems: [], warnings: [] }, seen: new Map() };
+  const { out } = tally;
+  for (const { name, raw } of files) {
+    for (const p of raw.problems) out.problems.push(fromRaw(name, p));
+    for (const p of raw.warnings ?? []) (options.strict ? out.problems : out.warnings).push(fromRaw(name, p));
+    if (raw.business !== undefined) validateBusiness(name, raw, out);
+    const unverified: string[] = [];
+    for (const r of raw.records) {
+      const value = withPlatform(r.value, options.platform);
+      // The `verified` decision is asked for even when other fields are wrong, so it never shows up
+      // only after everything else was fixed (issue 12).
+      if (lacksVerified(r, value, options.assumeVerified)) unverified.push(lineOrRecord(r));
+      validateRecord(name, r, value, tally);
+    }
+    if (unverified.length > 0) out.problems.push(unverifiedProblem(name, unverified, raw.records.length));
+  }
+  return out;
+}
+
+function fromRaw(file: string, p: RawProblem): ImportProblem {
+  return {
+    file,
     record: p.record,
     ...(p.line !== undefined ? { line: p.line } : {}),
     ...(p.column !== undefined ? { column: p.column } : {}),
     ...(p.id !== undefined ? { id: p.id } : {}),
     path: p.path ?? '',
     message: p.message,
-  });
-  for (const { name, raw } of files) {
-    for (const p of raw.problems) out.problems.push(asProblem(name, p));
-    for (const p of raw.warnings ?? []) (options.strict ? out.problems : out.warnings).push(asProblem(name, p));
-    if (raw.business !== undefined) {
-      const b = ImportBusinessSchema.safeParse(raw.business);
-      if (b.success) {
-        out.business = b.data;
-        out.businessFile = name;
-      } else if (!raw.problems.some((p) => p.path?.startsWith('business')))
-        for (const i of toIssues(b.error, ['business']))
-          out.problems.push({ file: name, record: 0, path: i.path.join('.'), message: i.message });
-    }
-    const unverified: string[] = [];
-    for (const r of raw.records) {
-      const where = { file: name, record: r.record, ...(r.line !== undefined ? { line: r.line } : {}) };
-      const value = withPlatform(r.value, options.platform);
-      const idValue = value && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
-      const id = typeof idValue === 'string' ? idValue : undefined;
-      const skip = r.skip ?? [];
-      if (skip.includes('(record)')) continue;
-      // The `verified` decision is asked for even when other fields are wrong, so it never shows up
-      // only after everything else was fixed (issue 12).
-      const verified = value && typeof value === 'object' ? (value as { verified?: unknown }).verified : undefined;
-      if (verified === undefined && !options.assumeVerified && !skip.includes('verified'))
-        unverified.push(r.line !== undefined ? `line ${r.line}` : `record ${r.record}`);
-      const parsed = ImportReviewSchema.safeParse(value);
-      if (!parsed.success) {
-        for (const i of toIssues(parsed.error)) {
-          const path = i.path.join('.');
-          // Already listed by the reader: the field itself, inside it, or the object that would hold it.
-          if (skip.some((s) => path === s || path.startsWith(`${s}.`) || s.startsWith(`${path}.`))) continue;
-          out.problems.push({
-            ...where,
-            ...(id ? { id } : {}),
-            path: path || '(record)',
-            message: i.message + shown(valueAt(value, i.path), i.message),
-          });
-        }
-        continue;
-      }
-      if (skip.length > 0) continue;
-      const review = parsed.data;
-      const dup = seen.get(review.id);
-      if (dup) {
-        out.problems.push({
-          ...where,
-          id: review.id,
-          path: 'id',
-          message: `duplicate id, first seen at ${dup}${r.derivedId ? ' (derived from platform, author, date and text: the same review twice?)' : ''}`,
-        });
-        continue;
-      }
-      seen.set(review.id, `${name} ${r.line !== undefined ? `line ${r.line}` : `record ${r.record}`}`);
-      out.records.push({ review, ...where });
-    }
-    if (unverified.length > 0) {
-      const which =
-        unverified.length === raw.records.length
-          ? `none of the ${unverified.length} record(s) says`
-          : `${unverified.length} record(s) (${unverified.slice(0, 5).join(', ')}${unverified.length > 5 ? ', ...' : ''}) do not say`;
-      out.problems.push({
-        file: name,
-        record: 0,
-        path: 'verified',
-        message: `verified: ${which} whether the review is verified; add a verified column or field (yes/no), or pass --assume-verified when every review comes from a platform or customer you verified`,
-      });
-    }
+  };
+}
+
+/** The file's business, or its problems unless the reader listed some already. */
+function validateBusiness(file: string, raw: RawFile, out: ValidatedImport): void {
+  const b = ImportBusinessSchema.safeParse(raw.business);
+  if (b.success) {
+    out.business = b.data;
+    out.businessFile = file;
+  } else if (!raw.problems.some((p) => p.path?.startsWith('business')))
+    for (const i of toIssues(b.error, ['business'])) out.problems.push({ file, record: 0, path: i.path.join('.'), message: i.message });
+}
+
+/** A record's own field, when the record is an object. */
+function fieldOf(value: unknown, key: string): unknown {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function lineOrRecord(r: RawRecord): string {
+  return r.line !== undefined ? `line ${r.line}` : `record ${r.record}`;
+}
+
+/** A record that will be read and says nothing of `verified`, when the import does not assume it. */
+function lacksVerified(r: RawRecord, value: unknown, assumeVerified: boolean): boolean {
+  const skip = r.skip ?? [];
+  if (skip.includes('(record)') || skip.includes('verified') || assumeVerified) return false;
+  return fieldOf(value, 'verified') === undefined;
+}
+
+/** One record (its value with `--platform` applied): its schema problems, a duplicate id, or a review to import. */
+function validateRecord(file: string, r: RawRecord, value: unknown, { out, seen }: Tally): void {
+  const skip = r.skip ?? [];
+  if (skip.includes('(record)')) return;
+  const where = { file, record: r.record, ...(r.line !== undefined ? { line: r.line } : {}) };
+  const parsed = ImportReviewSchema.safeParse(value);
+  if (!parsed.success) {
+    const id = fieldOf(value, 'id');
+    out.problems.push(...schemaProblems(parsed.error, value, skip, { ...where, ...(typeof id === 'string' ? { id } : {}) }));
+    return;
   }
-  return out;
+  if (skip.length > 0) return;
+  const review = parsed.data;
+  const dup = seen.get(review.id);
+  if (dup) {
+    out.problems.push({
+      ...where,
+      id: review.id,
+      path: 'id',
+      message: `duplicate id, first seen at ${dup}${r.derivedId ? ' (derived from platform, author, date and text: the same review twice?)' : ''}`,
+    });
+    return;
+  }
+  seen.set(review.id, `${file} ${lineOrRecord(r)}`);
+  out.records.push({ review, ...where });
+}
+
+/** The schema's issues with a record, but those the reader has listed already. */
+function schemaProblems(
+  error: z.ZodError,
+  value: unknown,
+  skip: readonly string[],
+  where: Omit<ImportProblem, 'path' | 'message'>,
+): ImportProblem[] {
+  const problems: ImportProblem[] = [];
+  for (const i of toIssues(error)) {
+    const path = i.path.join('.');
+    // Already listed by the reader: the field itself, inside it, or the object that would hold it.
+    if (skip.some((s) => path === s || path.startsWith(`${s}.`) || s.startsWith(`${path}.`))) continue;
+    problems.push({ ...where, path: path || '(record)', message: i.message + shown(valueAt(value, i.path), i.message) });
+  }
+  return problems;
+}
+
+/** One problem for the file's records that do not say whether they are verified. */
+function unverifiedProblem(file: string, unverified: string[], records: number): ImportProblem {
+  const which =
+    unverified.length === records
+      ? `none of the ${unverified.length} record(s) says`
+      : `${unverified.length} record(s) (${unverified.slice(0, 5).join(', ')}${unverified.length > 5 ? ', ...' : ''}) do not say`;
+  return {
+    file,
+    record: 0,
+    path: 'verified',
+    message: `verified: ${which} whether the review is verified; add a verified column or field (yes/no), or pass --assume-verified when every review comes from a platform or customer you verified`,
+  };
 }
 
 /**

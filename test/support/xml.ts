@@ -1,5 +1,5 @@
 import { XMLValidator } from 'fast-xml-parser';
-import { SaxesParser } from 'saxes';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 /** Test helpers that read feeds the way a strict consumer would. Used by the feed tests only. */
 
@@ -67,13 +67,40 @@ export interface AtomNode {
   categories: string[];
 }
 
+/** A text element being read: whose it is, which of its values, and the depth it closes at. */
+interface Capture {
+  owner: AtomNode;
+  key: string;
+  depth: number;
+  type: string;
+  text: string;
+}
+
+/**
+ * An Atom element opened at `depth` (its parent's name given): a text to capture, a link or category
+ * recorded on its owner at once, or nothing the helpers read.
+ */
+function openAtomElement(t: SaxesTagNS, depth: number, parent: string | undefined, feed: AtomNode, entry: AtomNode | null): Capture | null {
+  const attr = (n: string): string | undefined => t.attributes[n]?.value;
+  // atom:name inside atom:author, itself a child of the feed (depth 3) or of an entry (depth 4).
+  const authorOwner = t.local !== 'name' || parent !== 'author' ? null : depth === 3 ? feed : depth === 4 ? entry : null;
+  if (authorOwner) return { owner: authorOwner, key: 'authorName', depth, type: 'text', text: '' };
+  const owner = entry && depth === 3 ? entry : !entry && depth === 2 ? feed : null;
+  if (!owner) return null;
+  if (t.local === 'link') owner.links.push({ rel: attr('rel') ?? 'alternate', href: attr('href'), type: attr('type') });
+  else if (t.local === 'category') owner.categories.push(attr('term') ?? '');
+  else if (['id', 'title', 'updated', 'published', 'content', 'subtitle'].includes(t.local))
+    return { owner, key: t.local, depth, type: attr('type') ?? 'text', text: '' };
+  return null;
+}
+
 /** Atom as a conformant namespace-aware parser (saxes) sees it: every reference decoded. */
 export function parseAtom(xml: string): { feed: AtomNode; entries: AtomNode[] } {
   const feed: AtomNode = { links: [], authorNames: [], categories: [] };
   const entries: AtomNode[] = [];
   const stack: string[] = [];
   let entry: AtomNode | null = null;
-  let capture: { owner: AtomNode; key: string; depth: number; type: string; text: string } | null = null;
+  let capture: Capture | null = null;
   const p = new SaxesParser({ xmlns: true });
   p.on('error', (e) => {
     throw e;
@@ -82,24 +109,11 @@ export function parseAtom(xml: string): { feed: AtomNode; entries: AtomNode[] } 
     stack.push(t.local);
     const depth = stack.length;
     if (capture || t.uri !== ATOM_NS) return;
-    const attr = (n: string): string | undefined => t.attributes[n]?.value;
     if (t.local === 'entry' && depth === 2) {
       entry = { links: [], authorNames: [], categories: [] };
       return;
     }
-    const owner = entry && depth === 3 ? entry : !entry && depth === 2 ? feed : null;
-    // atom:name inside atom:author, itself a child of the feed (depth 3) or of an entry (depth 4).
-    const authorOwner = t.local !== 'name' || stack[depth - 2] !== 'author' ? null : depth === 3 ? feed : depth === 4 ? entry : null;
-    if (authorOwner) {
-      capture = { owner: authorOwner, key: 'authorName', depth, type: 'text', text: '' };
-      return;
-    }
-    if (!owner) return;
-    if (t.local === 'link') owner.links.push({ rel: attr('rel') ?? 'alternate', href: attr('href'), type: attr('type') });
-    else if (t.local === 'category') owner.categories.push(attr('term') ?? '');
-    else if (['id', 'title', 'updated', 'published', 'content', 'subtitle'].includes(t.local)) {
-      capture = { owner, key: t.local, depth, type: attr('type') ?? 'text', text: '' };
-    }
+    capture = openAtomElement(t, depth, stack[depth - 2], feed, entry);
   });
   p.on('text', (x) => {
     if (capture) capture.text += x;

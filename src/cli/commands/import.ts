@@ -3,12 +3,12 @@ import path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { BusinessSchema, type Business } from '../../domain/business.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
-import { importFiles } from '../../import/import-files.js';
-import { IMPORT_FORMATS, type ImportFormat } from '../../import/raw-records.js';
-import { DATE_ORDERS, type DateOrder } from '../../import/sheet-values.js';
+import { importFiles, type ImportOptions } from '../../import/import-files.js';
+import { IMPORT_FORMATS } from '../../import/raw-records.js';
+import { DATE_ORDERS } from '../../import/sheet-values.js';
 import { formatProblem } from '../../import/validate-records.js';
 import { parseCommandArgs } from '../args.js';
-import { UsageError, type CliCommand } from '../command.js';
+import { UsageError, type CliCommand, type CliIo } from '../command.js';
 import { withStore } from './database.js';
 
 // Below this many records an import is instant and a bar would only flicker.
@@ -22,6 +22,73 @@ async function initTemplate(): Promise<Business | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** The command line as import options; a UsageError says what is wrong with it. */
+function parseImportArgs(argv: string[], cwd: string): { options: ImportOptions; databaseUrl: string | undefined } {
+  const { values, positionals } = parseCommandArgs(argv, {
+    format: { type: 'string' },
+    replace: { type: 'boolean', default: false },
+    'assume-verified': { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+    map: { type: 'string', multiple: true },
+    delimiter: { type: 'string' },
+    'date-format': { type: 'string' },
+    platform: { type: 'string' },
+    sheet: { type: 'string' },
+    strict: { type: 'boolean', default: false },
+    'allow-unknown-mentions': { type: 'boolean', default: false },
+    'database-url': { type: 'string' },
+  });
+  if (positionals.length === 0) throw new UsageError('name at least one FILE to import');
+  const format = oneOf(values.format, IMPORT_FORMATS, `--format must be ${IMPORT_FORMATS.join(', ')} (got ${values.format})`);
+  const dateFormat = oneOf(
+    values['date-format']?.toUpperCase(),
+    DATE_ORDERS,
+    `--date-format must be MDY, DMY or YMD (got ${values['date-format']})`,
+  );
+  const delimiter = values.delimiter === '\\t' || values.delimiter?.toLowerCase() === 'tab' ? '\t' : values.delimiter;
+  if (delimiter !== undefined && delimiter.length !== 1)
+    throw new UsageError(`--delimiter must be one character, such as ";" or tab (got ${values.delimiter})`);
+  const platform = values.platform?.trim().toLowerCase();
+  if (platform !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(platform))
+    throw new UsageError(`--platform must be a name such as google, yelp or facebook (got ${values.platform})`);
+  const options: ImportOptions = {
+    files: positionals.map((f) => path.resolve(cwd, f)),
+    ...(format ? { format } : {}),
+    replace: values.replace,
+    assumeVerified: values['assume-verified'],
+    dryRun: values['dry-run'],
+    ...(values.map ? { map: values.map.join(',') } : {}),
+    ...(delimiter ? { delimiter } : {}),
+    ...(dateFormat ? { dateFormat } : {}),
+    ...(platform ? { platform } : {}),
+    ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
+    ...(values.strict ? { strict: true } : {}),
+    ...(values['allow-unknown-mentions'] ? { allowUnknownMentions: true } : {}),
+  };
+  return { options, databaseUrl: values['database-url'] };
+}
+
+/** An option's value when it is one of `allowed`; a UsageError with `message` when it is another. */
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], message: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(message);
+  return value as T;
+}
+
+/** A progress bar on a terminal, for the writing of a large import only. */
+function progressBar(stream: CliIo['stderr']): NonNullable<ImportOptions['onProgress']> {
+  let bar: SingleBar | null = null;
+  return (phase, done, total) => {
+    if (phase !== 'write' || !stream.isTTY || total < PROGRESS_MIN_RECORDS) return;
+    if (!bar) {
+      bar = new SingleBar({ format: 'writing [{bar}] {percentage}% {value}/{total} records', stream }, Presets.shades_classic);
+      bar.start(total, 0);
+    }
+    bar.update(done);
+    if (done >= total) bar.stop();
+  };
 }
 
 export const importCommand: CliCommand = {
@@ -44,67 +111,13 @@ export const importCommand: CliCommand = {
     '  removes the bundled demo, and your own reviews remove the sample ones.',
   ].join('\n'),
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, {
-      format: { type: 'string' },
-      replace: { type: 'boolean', default: false },
-      'assume-verified': { type: 'boolean', default: false },
-      'dry-run': { type: 'boolean', default: false },
-      map: { type: 'string', multiple: true },
-      delimiter: { type: 'string' },
-      'date-format': { type: 'string' },
-      platform: { type: 'string' },
-      sheet: { type: 'string' },
-      strict: { type: 'boolean', default: false },
-      'allow-unknown-mentions': { type: 'boolean', default: false },
-      'database-url': { type: 'string' },
-    });
-    if (positionals.length === 0) throw new UsageError('name at least one FILE to import');
-    if (values.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(values.format))
-      throw new UsageError(`--format must be ${IMPORT_FORMATS.join(', ')} (got ${values.format})`);
-    const dateFormat = values['date-format']?.toUpperCase();
-    if (dateFormat !== undefined && !(DATE_ORDERS as readonly string[]).includes(dateFormat))
-      throw new UsageError(`--date-format must be MDY, DMY or YMD (got ${values['date-format']})`);
-    const delimiter = values.delimiter === '\\t' || values.delimiter?.toLowerCase() === 'tab' ? '\t' : values.delimiter;
-    if (delimiter !== undefined && delimiter.length !== 1)
-      throw new UsageError(`--delimiter must be one character, such as ";" or tab (got ${values.delimiter})`);
-    const platform = values.platform?.trim().toLowerCase();
-    if (platform !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(platform))
-      throw new UsageError(`--platform must be a name such as google, yelp or facebook (got ${values.platform})`);
-    const files = positionals.map((f) => path.resolve(io.cwd, f));
-
+    const { options, databaseUrl } = parseImportArgs(argv, io.cwd);
     const template = await initTemplate();
-    let bar: SingleBar | null = null;
     let noBusiness = false;
-    const outcome = await withStore(io, values['database-url'], async (store) => {
-      const o = await importFiles(store, {
-        files,
-        ...(values.format ? { format: values.format as ImportFormat } : {}),
-        replace: values.replace,
-        assumeVerified: values['assume-verified'],
-        dryRun: values['dry-run'],
-        ...(values.map ? { map: values.map.join(',') } : {}),
-        ...(delimiter ? { delimiter } : {}),
-        ...(dateFormat ? { dateFormat: dateFormat as DateOrder } : {}),
-        ...(platform ? { platform } : {}),
-        ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
-        ...(values.strict ? { strict: true } : {}),
-        ...(values['allow-unknown-mentions'] ? { allowUnknownMentions: true } : {}),
-        ...(template ? { template } : {}),
-        onProgress: (phase, done, total) => {
-          if (phase !== 'write' || !io.stderr.isTTY || total < PROGRESS_MIN_RECORDS) return;
-          if (!bar) {
-            bar = new SingleBar(
-              { format: 'writing [{bar}] {percentage}% {value}/{total} records', stream: io.stderr },
-              Presets.shades_classic,
-            );
-            bar.start(total, 0);
-          }
-          bar.update(done);
-          if (done >= total) bar.stop();
-        },
-      });
+    const outcome = await withStore(io, databaseUrl, async (store) => {
+      const o = await importFiles(store, { ...options, ...(template ? { template } : {}), onProgress: progressBar(io.stderr) });
       // Reviews without a business would be published as "Unnamed business": say what to do.
-      noBusiness = o.ok && !values['dry-run'] && (await store.business()) === null;
+      noBusiness = o.ok && !options.dryRun && (await store.business()) === null;
       return o;
     });
     // Notes first, so what was ignored is said whether or not the import went through.
@@ -118,7 +131,7 @@ export const importCommand: CliCommand = {
       return 1;
     }
     const s = outcome.summary;
-    const dry = values['dry-run'];
+    const dry = options.dryRun;
     const out: string[] = [];
     for (const r of outcome.recognised) out.push(`read ${r.file} as ${r.label}`);
     if (s.sample_removed)

@@ -7,7 +7,6 @@ import { trustpilotApi, trustpilotCsv } from './trustpilot.js';
 import { yelpFusion } from './yelp.js';
 
 export type { CsvProfile, JsonProfile } from './profile.js';
-export type { MappedRecord } from './mapped-record.js';
 
 /** The known JSON shapes, tried in this order (Google's first: its keys are the most specific). */
 export const JSON_PROFILES: readonly JsonProfile[] = [gbpProfile, trustpilotApi, yelpFusion, facebookRatings];

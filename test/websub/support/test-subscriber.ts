@@ -109,20 +109,24 @@ export class TestSubscriber {
     if (!b) return void res.writeHead(404).end();
     if (req.method === 'GET') {
       this.events.push(event);
-      const challenge = u.searchParams.get('hub.challenge');
-      if (u.searchParams.get('hub.mode') === 'denied') return void res.writeHead(200).end('ok');
-      if (b.verify === 'notfound' || challenge === null) return void res.writeHead(404).end('no');
-      res.writeHead(200, { 'content-type': 'text/plain' }).end(b.verify === 'wrong' ? `not-${challenge}` : challenge);
-      return;
+      return this.answerVerification(b, u.searchParams, res);
     }
-    if (req.method === 'POST') {
-      const n = this.notifications(name ?? '').length;
-      this.events.push(event);
-      if (b.hold) await new Promise<void>((r) => this.held.push(r));
-      const status = typeof b.notify === 'function' ? b.notify(n) : (b.notify ?? 204);
-      res.writeHead(status, b.location ? { location: b.location } : {}).end(status < 300 ? '' : 'nope');
-      return;
-    }
+    if (req.method === 'POST') return this.answerNotification(b, event, res);
     res.writeHead(405).end();
+  }
+
+  private answerVerification(b: Behaviour, query: URLSearchParams, res: http.ServerResponse): void {
+    const challenge = query.get('hub.challenge');
+    if (query.get('hub.mode') === 'denied') return void res.writeHead(200).end('ok');
+    if (b.verify === 'notfound' || challenge === null) return void res.writeHead(404).end('no');
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(b.verify === 'wrong' ? `not-${challenge}` : challenge);
+  }
+
+  private async answerNotification(b: Behaviour, event: SubscriberEvent, res: http.ServerResponse): Promise<void> {
+    const n = this.notifications(event.name ?? '').length;
+    this.events.push(event);
+    if (b.hold) await new Promise<void>((r) => this.held.push(r));
+    const status = typeof b.notify === 'function' ? b.notify(n) : (b.notify ?? 204);
+    res.writeHead(status, b.location ? { location: b.location } : {}).end(status < 300 ? '' : 'nope');
   }
 }

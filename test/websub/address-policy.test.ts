@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from './address-policy.js';
+import { isPublicAddress } from '../../src/websub/address-policy.js';
 
 describe('callback address classification (contract §6)', () => {
   it('refuses loopback, private, link-local, shared, reserved and multicast addresses', () => {

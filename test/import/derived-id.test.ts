@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derivedReviewId } from './derived-id.js';
+import { derivedReviewId } from '../../src/import/derived-id.js';
 
 describe('derivedReviewId (contract §3.1: stable ids without an id column)', () => {
   const base = { platform: 'yelp', author: 'Dana Kowalski', date: '2024-03-25', text: 'Quick and fair.' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOf, readRecords } from './raw-records.js';
+import { formatOf, readRecords } from '../../src/import/raw-records.js';
 
 describe('readRecords', () => {
   it('reads a dataset document and a bare array, numbering records from 1', () => {

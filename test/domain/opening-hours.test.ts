@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOpeningHours, suggestOpeningHours } from './opening-hours.js';
+import { isOpeningHours, suggestOpeningHours } from '../../src/domain/opening-hours.js';
 
 describe('opening hours in schema.org form', () => {
   it('accepts day ranges, lists and time spans', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ImportReviewSchema } from '../../domain/import-record.js';
-import { fromTrustpilotCsvRow, fromTrustpilotReview, trustpilotCsv } from './trustpilot.js';
-import { normalizeHeader } from '../header-synonyms.js';
+import { ImportReviewSchema } from '../../../src/domain/import-record.js';
+import { fromTrustpilotCsvRow, fromTrustpilotReview, trustpilotCsv } from '../../../src/import/profiles/trustpilot.js';
+import { normalizeHeader } from '../../../src/import/header-synonyms.js';
 
 const API_REVIEW = {
   id: '6633a1f5e1b2c3d4e5f60718',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS_REVIEWER, fromGbpReview, gbpReviewsOf, originalText } from './gbp.js';
+import { ANONYMOUS_REVIEWER, fromGbpReview, gbpReviewsOf, originalText } from '../../src/import/gbp.js';
 
 // Invented reviews in the Business Profile API's `Review` shape.
 const review = (extra: object = {}) => ({

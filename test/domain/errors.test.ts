@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toIssues } from './errors.js';
+import { toIssues } from '../../src/domain/errors.js';
 
 describe('toIssues', () => {
   const schema = z.object({

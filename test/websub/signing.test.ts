@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Intent } from '../domain/websub-ports.js';
-import { classifyDelivery, notificationHeaders, retryDelayMs } from './delivery.js';
-import { hubSignature } from './signature.js';
-import { isConfirmed, newChallenge, verificationUrl, withHubParams } from './verification.js';
+import type { Intent } from '../../src/domain/websub-ports.js';
+import { classifyDelivery, notificationHeaders, retryDelayMs } from '../../src/websub/delivery.js';
+import { hubSignature } from '../../src/websub/signature.js';
+import { isConfirmed, newChallenge, verificationUrl, withHubParams } from '../../src/websub/verification.js';
 
 describe('signing (WebSub §7.1)', () => {
   it('is sha256=<hex HMAC of the exact body bytes>', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearest } from './suggest.js';
+import { nearest } from '../../src/cli/suggest.js';
 
 describe('nearest (did you mean)', () => {
   it('suggests the command or flag a typo stands for', () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCallbackClient } from './callback-client.js';
+import { createCallbackClient } from '../../src/websub/callback-client.js';
 
 describe('callback client', () => {
   let server: http.Server;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BusinessSchema } from './business.js';
-import { createMentionLookup } from './mention-names.js';
+import { BusinessSchema } from '../../src/domain/business.js';
+import { createMentionLookup } from '../../src/domain/mention-names.js';
 
 const business = BusinessSchema.parse({
   id: 'b',

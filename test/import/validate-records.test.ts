@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BusinessSchema } from '../domain/business.js';
-import { createMentionMatcher } from '../domain/mentions.js';
-import { reviewContentHash } from '../domain/import-plan.js';
-import { toIncoming, validateFiles, formatProblem } from './validate-records.js';
+import { BusinessSchema } from '../../src/domain/business.js';
+import { createMentionMatcher } from '../../src/domain/mentions.js';
+import { reviewContentHash } from '../../src/domain/import-plan.js';
+import { toIncoming, validateFiles, formatProblem } from '../../src/import/validate-records.js';
 
 const ok = (id: string, extra: object = {}) => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from './rate-limit.js';
-import { createManualTime } from '../../test/support/manual-time.js';
+import { createRateLimiter } from '../../src/domain/rate-limit.js';
+import { createManualTime } from '../support/manual-time.js';
 
 describe('hub rate limit (contract §6)', () => {
   it('allows a burst of perMinute, then refuses with a Retry-After until a token is back', () => {

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collectGarbage, startIdleMemory, type IdleMemory } from './idle-memory.js';
+import { collectGarbage, startIdleMemory, type IdleMemory } from '../../src/ops/idle-memory.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SOURCE = fileURLToPath(new URL('../../src/ops/idle-memory.ts', import.meta.url));
 // The checks are called by the test; the timer never fires within it.
 const NEVER = 2 ** 30;
 
@@ -111,8 +110,7 @@ describe('idle memory (issue 15, resident memory)', () => {
   });
 
   it('a process that collected still exits on its own', async () => {
-    const module = path.join(HERE, 'idle-memory.ts');
-    const code = `import { collectGarbage } from ${JSON.stringify(module)}; await collectGarbage(); console.log('collected');`;
+    const code = `import { collectGarbage } from ${JSON.stringify(SOURCE)}; await collectGarbage(); console.log('collected');`;
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDateOrder, parseDate, parseRating } from './sheet-values.js';
+import { detectDateOrder, parseDate, parseRating } from '../../src/import/sheet-values.js';
 
 describe('parseRating (contract §3.1)', () => {
   it.each([

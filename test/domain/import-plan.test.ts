@@ -1,6 +1,6 @@
-import { DeletionGuardError } from './deletion-guard.js';
+import { DeletionGuardError } from '../../src/domain/deletion-guard.js';
 import { describe, expect, it } from 'vitest';
-import { planImport, reviewContentHash, type ExistingRow, type IncomingReview } from './import-plan.js';
+import { planImport, reviewContentHash, type ExistingRow, type IncomingReview } from '../../src/domain/import-plan.js';
 
 function review(id: string, extra: Partial<IncomingReview> = {}): IncomingReview {
   return {

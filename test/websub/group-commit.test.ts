@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGroupCommit } from './group-commit.js';
+import { createGroupCommit } from '../../src/websub/group-commit.js';
 
 describe('group commit', () => {
   it('writes items added in the same turn together, and later ones in the next write', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locateJsonPath, parseJsonText } from './json-text.js';
+import { locateJsonPath, parseJsonText } from '../../src/import/json-text.js';
 
 describe('JSON text', () => {
   it('names the line and column of a syntax error (a trailing comma)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BusinessSchema } from './business.js';
-import { createMentionMatcher } from './mentions.js';
-import type { MentionTags } from './review.js';
+import { BusinessSchema } from '../../src/domain/business.js';
+import { createMentionMatcher } from '../../src/domain/mentions.js';
+import type { MentionTags } from '../../src/domain/review.js';
 
 const business = BusinessSchema.parse({
   id: 'b',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from '../../src/domain/cursor.js';
 
 const key = { id: 'r-1', date: '2024-02-29', rating: 4, updated_at: '2024-03-01T10:00:00Z' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8 } from './decode-text.js';
-import { readRecords } from './raw-records.js';
+import { decodeUtf8 } from '../../src/import/decode-text.js';
+import { readRecords } from '../../src/import/raw-records.js';
 
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));

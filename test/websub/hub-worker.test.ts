@@ -1,16 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { WebSubStore } from '../domain/websub-ports.js';
-import { createRepresentation } from '../snapshot/rendered-document.js';
-import type { Snapshot } from '../snapshot/snapshot.js';
-import { openDatabase, type DatabaseHandle } from '../storage/connect.js';
-import { createWebSubStore } from '../storage/websub/index.js';
-import type { CallbackClient, CallbackResponse } from './callback-client.js';
-import { createHubWorker, HELP_DELAY_MS, type HubWorker } from './hub-worker.js';
-import { createHubWatch } from '../../test/support/hub-settle.js';
-import { createManualTime } from '../../test/support/manual-time.js';
-import { createTopicContentSource, type TopicContentSource } from './topic-content.js';
-import { createTopicSet } from './topic-url.js';
-import { createServiceUrls } from '../domain/urls.js';
+import type { WebSubStore } from '../../src/domain/websub-ports.js';
+import { createRepresentation } from '../../src/snapshot/rendered-document.js';
+import type { Snapshot } from '../../src/snapshot/snapshot.js';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
+import { createWebSubStore } from '../../src/storage/websub/index.js';
+import type { CallbackClient, CallbackResponse } from '../../src/websub/callback-client.js';
+import { createHubWorker, HELP_DELAY_MS, type HubWorker } from '../../src/websub/hub-worker.js';
+import { createHubWatch } from '../support/hub-settle.js';
+import { createManualTime } from '../support/manual-time.js';
+import { createTopicContentSource, type TopicContentSource } from '../../src/websub/topic-content.js';
+import { createTopicSet } from '../../src/websub/topic-url.js';
+import { createServiceUrls } from '../../src/domain/urls.js';
 
 // The worker over a real (in-memory SQLite) store, a scripted callback client and an injected clock:
 // leases, backoff and claim expiry without sleeping.

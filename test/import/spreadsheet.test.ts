@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseColumnMap } from './header-synonyms.js';
-import { detectDelimiter, readSpreadsheet } from './spreadsheet.js';
+import { parseColumnMap } from '../../src/import/header-synonyms.js';
+import { detectDelimiter, readSpreadsheet } from '../../src/import/spreadsheet.js';
 
 // An invented CRM export: the headers people have, no id column, values as people write them.
 const US = [

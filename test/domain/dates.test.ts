@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DateSchema, isCalendarDate } from './dates.js';
+import { DateSchema, isCalendarDate } from '../../src/domain/dates.js';
 
 describe('isCalendarDate', () => {
   it.each(['2024-02-29', '2025-12-31', '2000-02-29', '1999-01-01'])('accepts %s', (d) => expect(isCalendarDate(d)).toBe(true));

@@ -8,7 +8,7 @@ import {
   matchHeaders,
   normalizeHeader,
   parseColumnMap,
-} from './header-synonyms.js';
+} from '../../src/import/header-synonyms.js';
 
 describe('the header synonym table (contract §3.1)', () => {
   // The contract's list, written out here so that shrinking the table fails this test.

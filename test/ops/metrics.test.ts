@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createServiceMetrics } from './metrics.js';
+import { createServiceMetrics } from '../../src/ops/metrics.js';
 
 /** The request families of a registry's exposition, without the process's default metrics. */
 async function requestFamilies(registry: client.Registry): Promise<string> {

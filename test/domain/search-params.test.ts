@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidSearchParams, parseSearchArguments, parseSearchQuery, SearchParamsSchema } from './search-params.js';
+import { isValidSearchParams, parseSearchArguments, parseSearchQuery, SearchParamsSchema } from '../../src/domain/search-params.js';
 
 function paths(r: ReturnType<typeof parseSearchQuery>): string[] {
   return r.ok ? [] : r.issues.map((i) => String(i.path[0]));
