@@ -5,7 +5,7 @@ import { installChangeNotify } from './postgres/change-notify.js';
 import type { Database } from './schema.js';
 import { openSqlite, sqliteFileFault } from './sqlite-database.js';
 
-export { DatabaseOpenError, type DatabaseHandle, type DialectName, type OpenOptions } from './database-handle.js';
+export type { DatabaseHandle, DialectName, OpenOptions } from './database-handle.js';
 
 /** `sqlite:./data/reviews.db`, `sqlite::memory:`, `sqlite:/abs/path.db`, or `postgres://…` (contract §1). */
 export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string } {

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import { BusinessSchema, EMPTY_BUSINESS, type Business } from '../domain/business.js';
 import { canonicalJson, sha256Hex } from '../domain/canonical-json.js';
 import { catalogKey } from '../domain/catalog-key.js';
-import { planImport, type ExistingRow } from '../domain/import-plan.js';
+import { planImport, type ExistingRow, type ImportPlan } from '../domain/import-plan.js';
 import { createMentionMatcher } from '../domain/mentions.js';
 import type { DatasetState, ImportInput, ImportSummary, PublishedRecord, ReviewStore } from '../domain/ports.js';
 import { toPublicReview } from '../domain/public-review.js';
@@ -99,6 +99,72 @@ function publishedRecord(
   return r.public_key === key
     ? { id: r.id, contentHash: r.content_hash, publicJson: body }
     : { id: r.id, contentHash: r.content_hash, stored: JSON.parse(body) as StoredReview };
+}
+
+/** Stores the import's business unless it is unchanged; says which it was. */
+async function writeBusiness(
+  trx: Transaction<Database>,
+  business: Business,
+  demo: boolean,
+  stamp: string,
+): Promise<ImportSummary['business']> {
+  const hash = businessHash(business);
+  const old = await trx.selectFrom('business').select(['content_hash', 'demo']).where('singleton', '=', 1).executeTakeFirst();
+  const outcome = !old ? 'added' : old.content_hash === hash ? 'unchanged' : 'updated';
+  const flag = demo ? 1 : 0;
+  if (outcome !== 'unchanged' || old?.demo !== flag) {
+    const row = { singleton: 1, doc: JSON.stringify(business), content_hash: hash, updated_at: stamp, demo: flag };
+    await trx
+      .insertInto('business')
+      .values(row)
+      .onConflict((oc) => oc.column('singleton').doUpdateSet({ doc: row.doc, content_hash: hash, updated_at: stamp, demo: flag }))
+      .execute();
+  }
+  return outcome;
+}
+
+/** Upserts one batch of an import plan's rows, each published one with its public JSON; returns how many. */
+async function writeReviews(
+  trx: Transaction<Database>,
+  writes: ImportPlan['writes'],
+  catalog: Awaited<ReturnType<typeof catalogInEffect>> | null,
+): Promise<number> {
+  const rows = writes.map(({ review, content_hash }) => {
+    const stored = StoredReviewSchema.parse(review);
+    const published = catalog !== null && isPublished(stored);
+    return {
+      id: stored.id,
+      date: stored.date,
+      rating: stored.rating,
+      verified: stored.verified ? 1 : 0,
+      hidden: stored.hidden ? 1 : 0,
+      doc: JSON.stringify(stored),
+      content_hash,
+      updated_at: stored.updated_at,
+      platform: stored.source.platform,
+      public_doc: published ? JSON.stringify(toPublicReview(stored, catalog.matcher)) : null,
+      public_key: published ? catalog.key : null,
+    };
+  });
+  await trx
+    .insertInto('reviews')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        date: eb.ref('excluded.date'),
+        rating: eb.ref('excluded.rating'),
+        verified: eb.ref('excluded.verified'),
+        hidden: eb.ref('excluded.hidden'),
+        doc: eb.ref('excluded.doc'),
+        content_hash: eb.ref('excluded.content_hash'),
+        updated_at: eb.ref('excluded.updated_at'),
+        platform: eb.ref('excluded.platform'),
+        public_doc: eb.ref('excluded.public_doc'),
+        public_key: eb.ref('excluded.public_key'),
+      })),
+    )
+    .execute();
+  return rows.length;
 }
 
 /** The review data port over Kysely: the same queries run on SQLite and PostgreSQL. */
@@ -237,22 +303,7 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
         // The demo steps aside (contract §3.1): the first import of own data removes the demo business
         // and its reviews in this same transaction, so no reader ever sees the two mixed.
         const demoRemoved = input.demo ? undefined : await removeDemo(trx);
-        let businessOutcome: ImportSummary['business'] = 'absent';
-        if (input.business) {
-          const hash = businessHash(input.business);
-          const old = await trx.selectFrom('business').select(['content_hash', 'demo']).where('singleton', '=', 1).executeTakeFirst();
-          if (!old) businessOutcome = 'added';
-          else businessOutcome = old.content_hash === hash ? 'unchanged' : 'updated';
-          const demo = input.demo ? 1 : 0;
-          if (businessOutcome !== 'unchanged' || old?.demo !== demo) {
-            const row = { singleton: 1, doc: JSON.stringify(input.business), content_hash: hash, updated_at: stamp, demo };
-            await trx
-              .insertInto('business')
-              .values(row)
-              .onConflict((oc) => oc.column('singleton').doUpdateSet({ doc: row.doc, content_hash: hash, updated_at: stamp, demo }))
-              .execute();
-          }
-        }
+        const businessOutcome = input.business ? await writeBusiness(trx, input.business, input.demo === true, stamp) : 'absent';
 
         const existingRows = await trx.selectFrom('reviews').select(['id', 'content_hash', 'updated_at', 'platform']).execute();
         const existing = new Map<string, ExistingRow>(existingRows.map((r) => [r.id, r]));
@@ -260,52 +311,14 @@ export function createReviewStore(db: Kysely<Database>, options: ReviewStoreOpti
         const plan = planImport(existing, input.reviews, scope, stamp);
         const total = plan.writes.length + plan.deletes.length;
         let done = 0;
-        // Each published row is stored with its public JSON (issue 15), so a start reads it as is.
+        const progress = (n: number) => onProgress?.((done += n), total);
+        // Each published row is stored with its public JSON, so a start reads it as is.
         const catalog = plan.writes.length > 0 ? await catalogInEffect(trx) : null;
-        for (let i = 0; i < plan.writes.length; i += BATCH) {
-          const rows = plan.writes.slice(i, i + BATCH).map(({ review, content_hash }) => {
-            const stored = StoredReviewSchema.parse(review);
-            const published = catalog !== null && isPublished(stored);
-            return {
-              id: stored.id,
-              date: stored.date,
-              rating: stored.rating,
-              verified: stored.verified ? 1 : 0,
-              hidden: stored.hidden ? 1 : 0,
-              doc: JSON.stringify(stored),
-              content_hash,
-              updated_at: stored.updated_at,
-              platform: stored.source.platform,
-              public_doc: published ? JSON.stringify(toPublicReview(stored, catalog.matcher)) : null,
-              public_key: published ? catalog.key : null,
-            };
-          });
-          await trx
-            .insertInto('reviews')
-            .values(rows)
-            .onConflict((oc) =>
-              oc.column('id').doUpdateSet((eb) => ({
-                date: eb.ref('excluded.date'),
-                rating: eb.ref('excluded.rating'),
-                verified: eb.ref('excluded.verified'),
-                hidden: eb.ref('excluded.hidden'),
-                doc: eb.ref('excluded.doc'),
-                content_hash: eb.ref('excluded.content_hash'),
-                updated_at: eb.ref('excluded.updated_at'),
-                platform: eb.ref('excluded.platform'),
-                public_doc: eb.ref('excluded.public_doc'),
-                public_key: eb.ref('excluded.public_key'),
-              })),
-            )
-            .execute();
-          done += rows.length;
-          onProgress?.(done, total);
-        }
+        for (let i = 0; i < plan.writes.length; i += BATCH) progress(await writeReviews(trx, plan.writes.slice(i, i + BATCH), catalog));
         for (let i = 0; i < plan.deletes.length; i += BATCH) {
           const ids = plan.deletes.slice(i, i + BATCH);
           await trx.deleteFrom('reviews').where('id', 'in', ids).execute();
-          done += ids.length;
-          onProgress?.(done, total);
+          progress(ids.length);
         }
         if (total > 0 || demoRemoved || (businessOutcome !== 'unchanged' && businessOutcome !== 'absent')) await bumpVersion(trx, stamp);
         const summary: ImportSummary = {
