@@ -23,6 +23,7 @@ const MODULES = [
   'taxonomy-file',
   'absa-models',
   'package-root',
+  'absa-tools',
 ];
 
 /** folder → the folders (besides itself) it may import. Anything not listed is refused. */
@@ -37,6 +38,8 @@ export const ALLOWED = {
   http: ['domain', 'snapshot', 'insights', 'feeds', 'site'],
   mcp: ['domain', 'snapshot', 'insights'],
   websub: ['domain', 'snapshot', 'config'],
+  // Training and evaluation of the ABSA models: the train-absa and eval-absa commands only, never the server.
+  'absa-tools': ['domain', 'insights'],
 };
 
 /** Packages that do I/O or serve requests: never in the pure cores. */

@@ -2,11 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliCommand, CliIo } from '../command.js';
-import { readLabelled } from '../absa-data.js';
+import { readLabelled } from '../../absa-tools/labelled-data.js';
 import { compileTaxonomy } from '../../insights/analysis/compiled-taxonomy.js';
 import { createTaxonomyRegistry } from '../../insights/registry.js';
-import { buildEmbeddingTableFor, embeddingsPath, EMBEDDINGS_PACKAGE } from '../../insights/model/embedding-source.js';
-import { trainAbsaModel } from '../../insights/model/train.js';
+import { buildEmbeddingTableFor, embeddingsPath, EMBEDDINGS_PACKAGE } from '../../absa-tools/embedding-source.js';
+import { trainAbsaModel } from '../../absa-tools/train.js';
 
 const USAGE = 'review-data train-absa --data FILE|DIR... --taxonomy ID --out MODEL [--seed N] [--no-embeddings]';
 

@@ -2,15 +2,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { evalAbsaCommand } from '../../cli/commands/eval-absa.js';
+import { evalAbsaCommand } from '../cli/commands/eval-absa.js';
 import { readFileSync } from 'node:fs';
-import { createTaxonomyRegistry } from '../registry.js';
+import { createTaxonomyRegistry } from '../insights/registry.js';
 import { parseLabelledJsonl, type AbsaScores } from './absa-eval.js';
 import { crossValidateAbsa } from './cross-validate.js';
 
 // The labelled data lives beside the repository (shared/data/absa), never inside it: the SemEval files
 // may not be shipped (their README).
-const repoRoot = new URL('../../../', import.meta.url);
+const repoRoot = new URL('../../', import.meta.url);
 const dataDir = fileURLToPath(new URL('../shared/data/absa/', repoRoot));
 const present = existsSync(dataDir);
 if (!present && process.env.CI === 'true') throw new Error(`labelled data missing at ${dataDir} (required in CI)`);

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { parseLabelledJsonl, type LabelledSentence } from '../insights/eval/absa-eval.js';
+import { parseLabelledJsonl, type LabelledSentence } from './absa-eval.js';
 
 /**
  * Labelled JSON Lines from files or folders (a folder means its `*.jsonl`, sorted by name, so a
