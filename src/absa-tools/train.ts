@@ -44,6 +44,7 @@ export const JUDGEMENT_THRESHOLD = 0.5;
 /** Polarity reads fewer, noisier features per example than detection: it wants stronger regularisation. */
 const POLARITY_L2 = 3e-2;
 const HOME_POLARITIES = ['positive', 'negative', 'neutral'];
+
 /** Word-vector dimensions are kept however rare (every sentence has all of them or none). */
 const VECTOR_FEATURE = /^w?v:/;
 
