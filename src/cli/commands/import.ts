@@ -6,6 +6,7 @@ import { DATE_ORDERS, type DateOrder } from '../../import/sheet-values.js';
 import { formatProblem } from '../../import/validate-records.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand } from '../command.js';
+import { primeAfterImport } from '../prime-insights.js';
 import { withStore } from './database.js';
 
 // Below this many records an import is instant and a bar would only flicker.
@@ -52,7 +53,8 @@ export const importCommand: CliCommand = {
 
     let bar: SingleBar | null = null;
     let noBusiness = false;
-    const outcome = await withStore(io, values['database-url'], async (store) => {
+    let primed: string | null = null;
+    const outcome = await withStore(io, values['database-url'], async (store, handle) => {
       const o = await importFiles(store, {
         files,
         ...(values.format ? { format: values.format as ImportFormat } : {}),
@@ -78,6 +80,8 @@ export const importCommand: CliCommand = {
       });
       // Reviews without a business would be published as "Unnamed business": say what to do.
       noBusiness = o.ok && !values['dry-run'] && (await store.business()) === null;
+      // The insights of what was imported, stored for the server's next start (served at once, no 503).
+      if (o.ok && !values['dry-run']) primed = await primeAfterImport(io, handle, values['database-url']);
       return o;
     });
     if (!outcome.ok) {
@@ -97,6 +101,7 @@ export const importCommand: CliCommand = {
     out.push(
       `${dry ? 'dry run: would import' : 'imported'} ${outcome.records} review record(s): ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ${s.deleted} deleted, ${s.unpublished} unpublished (stored, not served); business ${s.business}`,
     );
+    if (primed) out.push(primed);
     if (dry) out.push('nothing was written (--dry-run)');
     else if (noBusiness)
       out.push("no business data yet: run 'npx review-data init', fill in business.json, then 'npx review-data import business.json'");
