@@ -45,7 +45,18 @@ describe('train-absa', () => {
     async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'absa-')), 'model.json');
       const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: fileURLToPath(root) };
-      const args = ['--data', 'data/absa/train', '--taxonomy', 'home-services', '--out', out, '--seed', '1'];
+      const args = [
+        '--data',
+        'data/absa/train',
+        '--taxonomy',
+        'home-services',
+        '--calibration',
+        'data/absa/calibration.json',
+        '--out',
+        out,
+        '--seed',
+        '1',
+      ];
       expect(await trainAbsaCommand.run(args, io)).toBe(0);
       const committed = readFileSync(new URL('models/home-services-absa.json', root));
       expect(readFileSync(out).equals(committed)).toBe(true);

@@ -32,6 +32,8 @@ export interface TrainAbsaOptions {
   polarityLearner?: Partial<TrainOptions>;
   /** Per-aspect judgement thresholds (calibrate.ts), written into the model. */
   aspectThresholds?: Record<string, number> | undefined;
+  /** The factor a clause read on its own counts at (calibrate.ts); absent: the sentence alone is read. */
+  segment?: number | undefined;
 }
 
 /** An aspect needs this many positive sentences to get a detector; below it the cue rules decide. */
@@ -181,15 +183,26 @@ function versionOf(data: readonly LabelledSentence[], options: TrainAbsaOptions,
   const hash = createHash('sha256');
   for (const s of data) hash.update(JSON.stringify([s.id, s.text, s.aspects, s.review ?? null, s.rating ?? null])).update('\n');
   hash.update(
-    JSON.stringify({ seed: options.seed, learner, taxonomy: options.compiled.taxonomy.id, thresholds: options.aspectThresholds ?? null }),
+    JSON.stringify({
+      seed: options.seed,
+      learner,
+      taxonomy: options.compiled.taxonomy.id,
+      thresholds: options.aspectThresholds ?? null,
+      segment: options.segment ?? null,
+    }),
   );
   if (options.embeddings) hash.update(options.embeddings.vectors);
   return hash.digest('hex').slice(0, 12);
 }
 
-export function thresholdsOf(aspectThresholds?: Record<string, number>): ModelThresholds {
+export function thresholdsOf(aspectThresholds?: Record<string, number>, segment?: number): ModelThresholds {
   const aspects = aspectThresholds && Object.keys(aspectThresholds).length > 0 ? aspectThresholds : undefined;
-  return { detect: DETECT_THRESHOLD, polarity: JUDGEMENT_THRESHOLD, ...(aspects ? { aspects } : {}) };
+  return {
+    detect: DETECT_THRESHOLD,
+    polarity: JUDGEMENT_THRESHOLD,
+    ...(aspects ? { aspects } : {}),
+    ...(segment !== undefined ? { segment } : {}),
+  };
 }
 
 /** Trains a model and returns its file contents. */
@@ -204,7 +217,7 @@ export function trainAbsaModel(data: readonly LabelledSentence[], options: Train
     version: versionOf(data, options, learner),
     seed: options.seed,
     trained_on: { sentences: data.length, labels: data.reduce((n, s) => n + s.aspects.length, 0), files: options.files },
-    thresholds: thresholdsOf(options.aspectThresholds),
+    thresholds: thresholdsOf(options.aspectThresholds, options.segment),
     polarities,
     detection: {
       features: [...parts.detectionFeatures],

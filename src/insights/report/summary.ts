@@ -21,6 +21,32 @@ function describe(a: AspectInsight, side: 'positive' | 'negative'): string {
   return `${label(a)} (${a[side]} of ${a.mentions} ${side})`;
 }
 
+/** The headline: the top strength and weakness, or whichever there is, or the rating alone. */
+function headlineOf(
+  top: readonly AspectInsight[],
+  low: readonly AspectInsight[],
+  praised: readonly AspectInsight[],
+  average: number,
+): string {
+  const s0 = top[0];
+  const w0 = low[0];
+  if (s0 && w0) return `Strong on ${label(s0)}, weaker on ${label(w0)}`;
+  if (s0 && average >= 4.5) return `Highly rated, with ${label(praised[0] ?? s0)} praised most often`;
+  if (s0) return `Customers single out ${listing(top.slice(0, 2).map(label))}`;
+  if (w0) return `Reviewers' most common complaint: ${label(w0)}`;
+  return average >= 4 ? 'Well rated, without one standout theme yet' : 'Mixed reviews, without one clear theme yet';
+}
+
+/** An aspect whose recent reviews read clearly better or worse than the earlier ones, if one does. */
+function moving(aspects: readonly AspectInsight[]): AspectInsight | undefined {
+  return aspects.find(
+    (a) =>
+      a.trend.recent.mentions >= MIN_EVIDENCE &&
+      a.trend.previous.mentions >= MIN_EVIDENCE &&
+      Math.abs(a.trend.recent.score - a.trend.previous.score) >= 0.4,
+  );
+}
+
 export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight[]): Summary {
   const n = ctx.items.length;
   const period = { from: ctx.items[n - 1]?.review.date ?? null, to: ctx.items[0]?.review.date ?? null };
@@ -50,14 +76,8 @@ export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight
     .slice(0, MAX_LISTED);
   const low = weaknesses.slice(0, MAX_LISTED);
 
-  let headline: string;
-  const s0 = top[0];
+  const headline = headlineOf(top, low, praised, average);
   const w0 = low[0];
-  if (s0 && w0) headline = `Strong on ${label(s0)}, weaker on ${label(w0)}`;
-  else if (s0 && average >= 4.5) headline = `Highly rated, with ${label(praised[0] ?? s0)} praised most often`;
-  else if (s0) headline = `Customers single out ${listing(top.slice(0, 2).map(label))}`;
-  else if (w0) headline = `Reviewers' most common complaint: ${label(w0)}`;
-  else headline = average >= 4 ? 'Well rated, without one standout theme yet' : 'Mixed reviews, without one clear theme yet';
 
   // One sentence per claim, in words and counts a reader can check against the reviews.
   const sentences = [
@@ -74,17 +94,12 @@ export function buildSummary(ctx: ReportContext, aspects: readonly AspectInsight
   }
   if (praised.length === 0 && low.length === 0)
     sentences.push('No aspect is mentioned often enough yet to call it a strength or a weakness.');
-  const moving = aspects.find(
-    (a) =>
-      a.trend.recent.mentions >= MIN_EVIDENCE &&
-      a.trend.previous.mentions >= MIN_EVIDENCE &&
-      Math.abs(a.trend.recent.score - a.trend.previous.score) >= 0.4,
-  );
-  if (moving) {
-    const { recent, previous } = moving.trend;
+  const changed = moving(aspects);
+  if (changed) {
+    const { recent, previous } = changed.trend;
     const better = recent.score > previous.score;
     sentences.push(
-      `Recent reviews are ${better ? 'more' : 'less'} positive about ${label(moving)} than earlier ones (${percent(recent.positive, recent.mentions)} positive, against ${percent(previous.positive, previous.mentions)} before).`,
+      `Recent reviews are ${better ? 'more' : 'less'} positive about ${label(changed)} than earlier ones (${percent(recent.positive, recent.mentions)} positive, against ${percent(previous.positive, previous.mentions)} before).`,
     );
   }
   return {
