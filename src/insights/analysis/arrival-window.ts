@@ -28,6 +28,9 @@ const CONNECTORS = new Set(['to', 'and', '-', '–', 'through', 'til', 'till']);
 const NAMED: Record<string, number> = { noon: 12, midday: 12, midnight: 24 };
 
 function clock(raw: string): number | undefined {
+  // Most words are no time: only a digit or a named time ("noon") can start one.
+  const first = raw.charCodeAt(0);
+  if (!(first >= 48 && first <= 57) && !/^(noon|midday|midnight)/i.test(raw)) return undefined;
   const s = raw.toLowerCase().replace(/\.$/, '');
   if (s in NAMED) return NAMED[s];
   const m = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m|p\.m)?$/.exec(s);
@@ -43,6 +46,8 @@ function clock(raw: string): number | undefined {
 }
 
 function range(raw: string): [number, number] | undefined {
+  const first = raw.charCodeAt(0);
+  if (!(first >= 48 && first <= 57)) return undefined;
   const m = /^(\d{1,2}(?::\d{2})?(?:am|pm)?)-(\d{1,2}(?::\d{2})?(?:am|pm)?)$/.exec(raw.toLowerCase());
   if (!m?.[1] || !m[2]) return undefined;
   const a = clock(m[1]);
@@ -121,6 +126,10 @@ function arrivalAfter(tokens: readonly Token[], window: Window, to: number): num
 
 /** Signed evidence for punctuality (negative: arrived after the window), or undefined when there is no window and arrival. */
 export function arrivalAgainstWindow(tokens: readonly Token[], from: number, to: number): number | undefined {
+  // No clock time, no window and no arrival to compare: most sentences.
+  let times = 0;
+  for (let i = from; i < to; i++) if (clock(tokens[i]?.lower ?? '') !== undefined || range(tokens[i]?.lower ?? '')) times += 1;
+  if (times === 0) return undefined;
   const stated = statedWindow(tokens, from, to);
   if (!stated) {
     const early = againstAppointment(tokens, from, to);

@@ -48,12 +48,19 @@ export function featureName(template: Template, a?: string, b?: string): string 
   return b === undefined ? (a === undefined ? `${template}:` : `${template}:${a}`) : `${template}:${a ?? ''}${WORD_SEPARATOR}${b}`;
 }
 
+/** A feature resolved once: its name (training) or its index (prediction). */
+export type FeatureRef = string | number;
+
 /** Where feature extraction writes. `W` is a word as the space knows it: a string, or an integer id. */
 export interface FeatureSpace<W> {
   /** The space's handle of a word; undefined when no feature of the model holds it (prediction only). */
   word(text: string): W | undefined;
   /** Sets a feature (the last value set wins). Words the space does not know make no feature. */
   set(template: Template, value: number, a?: W, b?: W): void;
+  /** A feature of constant words, resolved once (a word-vector dimension, a fixed name); undefined when the model has none. */
+  resolve(template: Template, a?: W, b?: W): FeatureRef | undefined;
+  /** Sets a resolved feature: no look-up at all. */
+  setResolved(feature: FeatureRef, value: number): void;
 }
 
 /** Training: every feature by name. */
@@ -64,6 +71,12 @@ export class NamingSpace implements FeatureSpace<string> {
   }
   set(template: Template, value: number, a?: string, b?: string): void {
     this.features.set(featureName(template, a, b), value);
+  }
+  resolve(template: Template, a?: string, b?: string): FeatureRef {
+    return featureName(template, a, b);
+  }
+  setResolved(feature: FeatureRef, value: number): void {
+    this.features.set(feature as string, value);
   }
   /** The features set since the last call, and a fresh map for the next example. */
   take(): Map<string, number> {
@@ -186,7 +199,16 @@ export class IndexedSpace implements FeatureSpace<number> {
 
   set(template: Template, value: number, a?: number, b?: number): void {
     const i = this.table.get(TEMPLATE_CODE[template] * WORDS + (a ?? NO_WORD), b ?? NO_WORD);
-    if (i < 0) return;
+    if (i >= 0) this.setResolved(i, value);
+  }
+
+  resolve(template: Template, a?: number, b?: number): FeatureRef | undefined {
+    const i = this.lookup(template, a, b);
+    return i < 0 ? undefined : i;
+  }
+
+  setResolved(feature: FeatureRef, value: number): void {
+    const i = feature as number;
     if (this.stamp[i] === this.current) {
       this.values[this.position[i] as number] = value;
       return;
@@ -208,19 +230,19 @@ export class IndexedSpace implements FeatureSpace<number> {
     this.values = values;
   }
 
-  /** The vector set since `begin`, zeros left out, in ascending index order (the order training summed in). */
+  /**
+   * The vector set since `begin`, zeros left out, in the order the features were first set (a dot
+   * product needs no order). A view of buffers reused by the next vector: read it before `begin`.
+   */
   vector(): SparseVector {
-    const order = this.ids.slice(0, this.n).sort();
-    const indices = new Int32Array(this.n);
-    const values = new Float64Array(this.n);
     let k = 0;
-    for (const i of order) {
-      const v = this.values[this.position[i] as number] as number;
+    for (let n = 0; n < this.n; n++) {
+      const v = this.values[n] as number;
       if (v === 0) continue;
-      indices[k] = i;
-      values[k] = v;
+      this.ids[k] = this.ids[n] as number;
+      this.values[k] = v;
       k += 1;
     }
-    return { indices: indices.subarray(0, k), values: values.subarray(0, k) };
+    return { indices: this.ids.subarray(0, k), values: this.values.subarray(0, k) };
   }
 }

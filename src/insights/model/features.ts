@@ -5,7 +5,7 @@ import type { CueMatch } from '../analysis/cue-matcher.js';
 import { splitClauses, type Clause } from '../analysis/clauses.js';
 import { analyzeSentence, type SentenceOpinions } from '../analysis/sentence-analyzer.js';
 import { addMeanVector, type EmbeddingTable } from './embeddings.js';
-import { WORD_SEPARATOR, type FeatureSpace } from './feature-space.js';
+import { WORD_SEPARATOR, type FeatureRef, type FeatureSpace, type Template } from './feature-space.js';
 import { negationScope } from './negation.js';
 
 /** What a sentence's review tells about it, known at analysis time (the review's rating, its other sentences). */
@@ -220,8 +220,10 @@ export interface SpanWords<W> {
 /** Handles of the fixed names and other constant words in one space, resolved once. */
 export interface SpaceWords<W> {
   space: FeatureSpace<W>;
-  fixed: Array<W | undefined>;
-  dims: Array<W | undefined>;
+  /** The fixed features (`x`), by position in FIXED_NAMES. */
+  fixed: Array<FeatureRef | undefined>;
+  /** The word-vector dimensions' features, per template. */
+  dims: { v: Array<FeatureRef | undefined>; wv: Array<FeatureRef | undefined> };
   start: W | undefined;
   end: W | undefined;
   /** Handles by word for the words a model uses as arguments (aspects, polarities, kinds, ratings). */
@@ -229,10 +231,14 @@ export interface SpaceWords<W> {
 }
 
 export function spaceWords<W>(space: FeatureSpace<W>): SpaceWords<W> {
+  const resolved = (template: Template, word: string): FeatureRef | undefined => {
+    const w = space.word(word);
+    return w === undefined ? undefined : space.resolve(template, w);
+  };
   return {
     space,
-    fixed: FIXED_NAMES.map((n) => space.word(n)),
-    dims: DIM_WORDS.map((d) => space.word(d)),
+    fixed: FIXED_NAMES.map((n) => resolved('x', n)),
+    dims: { v: DIM_WORDS.map((d) => resolved('v', d)), wv: DIM_WORDS.map((d) => resolved('wv', d)) },
     start: space.word(BOUNDARY.start),
     end: space.word(BOUNDARY.end),
     named: new Map(),
@@ -263,8 +269,8 @@ export function spanWords<W>(span: Span, sw: SpaceWords<W>): SpanWords<W> {
 }
 
 function setFixed<W>(sw: SpaceWords<W>, id: number, value = 1): void {
-  const w = sw.fixed[id];
-  if (w !== undefined) sw.space.set('x', value, w);
+  const f = sw.fixed[id];
+  if (f !== undefined) sw.space.setResolved(f, value);
 }
 
 /** Unigrams and bigrams of tokens [start, end), negation-marked, under a unigram and a bigram template. */
@@ -358,10 +364,11 @@ function vector<W>(
     if (span.terms[k] && !STOP.has(w) && addMeanVector(table, w, v)) n += 1;
   }
   if (n === 0) return;
+  const dims = sw.dims[template];
   for (let d = 0; d < v.length; d++) {
     const value = (v[d] as number) / n;
-    const w = sw.dims[d];
-    if (value !== 0 && w !== undefined) sw.space.set(template, value * 2, w);
+    const f = dims[d];
+    if (value !== 0 && f !== undefined) sw.space.setResolved(f, value * 2);
   }
 }
 
