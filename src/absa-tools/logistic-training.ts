@@ -16,7 +16,7 @@ export interface TrainOptions {
   seed: number;
 }
 
-export const DEFAULT_TRAIN_OPTIONS: TrainOptions = { epochs: 8, l2: 1e-2, learningRate: 0.2, seed: 1 };
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = { epochs: 8, l2: 5e-2, learningRate: 0.2, seed: 1 };
 
 /** mulberry32: a small seeded PRNG; the shuffle order is all the randomness training has. */
 export function seededRandom(seed: number): () => number {

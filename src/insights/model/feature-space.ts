@@ -24,6 +24,7 @@ export const TEMPLATES = [
   'r', // detection: the cue rules' verdict (aspect) or (aspect, polarity)
   'n', // detection: a cue of (aspect) matched in a neighbouring sentence
   'q', // the review's star rating
+  'p', // detection: where the sentence sits in its review
   'A', // polarity: the aspect judged
   's', // polarity: sentence unigram
   'wu', // polarity: carrier-clause unigram

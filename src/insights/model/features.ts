@@ -14,6 +14,8 @@ export interface SentenceContext {
   rating?: number | undefined;
   /** Aspects whose cues matched in the sentence before or after this one in the same review. */
   neighbours?: ReadonlySet<string> | undefined;
+  /** Where the sentence sits in its review: the story tends to come first, the verdict last. */
+  position?: 'first' | 'middle' | 'last' | 'only' | undefined;
 }
 
 /** Everything the features of one span (a sentence) are computed from, worked out once. */
@@ -140,7 +142,8 @@ export function withReviewContext(spans: readonly Span[], rating: number | undef
   const cued = spans.map(cuedAspects);
   spans.forEach((span, i) => {
     const neighbours = new Set([...(cued[i - 1] ?? []), ...(cued[i + 1] ?? [])]);
-    span.context = { rating, neighbours };
+    const position = spans.length === 1 ? 'only' : i === 0 ? 'first' : i === spans.length - 1 ? 'last' : 'middle';
+    span.context = { rating, neighbours, position };
   });
 }
 
@@ -411,6 +414,8 @@ export function detectionFeatures<W>(
   const stars = rating(span.context);
   const q = stars === undefined ? undefined : named(sw, stars);
   if (q !== undefined) space.set('q', 1, q);
+  const at = span.context.position === undefined ? undefined : named(sw, span.context.position);
+  if (at !== undefined) space.set('p', 1, at);
   for (const aspect of span.context.neighbours ?? []) {
     const a = named(sw, aspect);
     if (a !== undefined) space.set('n', 1, a);
