@@ -32,6 +32,9 @@ export const CalibrationSchema = z.object({
       counted: z.number().int(),
       right: z.number(),
       gold: z.number().int(),
+      /** The share of positive judgements among those counted, and among the gold ones: the report's bias. */
+      counted_positive: z.number(),
+      gold_positive: z.number(),
     }),
   ),
 });
@@ -53,7 +56,11 @@ interface Judged {
   confidence: number;
   right: boolean;
   gold: boolean;
+  positive: boolean;
+  goldPositive: boolean;
 }
+
+const round = (v: number): number => Number(v.toFixed(4));
 
 /** Clause factors tried; null reads the sentence alone. */
 const SEGMENT_GRID: Array<number | null> = [null, 0.7, 0.8, 0.9, 1];
@@ -90,7 +97,16 @@ function heldOut(input: CalibrationInput, held: number, prepared: Prepared): Jud
       const expected = sentence.aspects.find((a) => a.aspect === aspect)?.polarity;
       const j = model.judge(span, aspect, p);
       const clause = Math.max(0, ...clauses.map((c) => c.get(aspect) ?? 0));
-      judged.push({ aspect, sentence: p, clause, confidence: j.confidence, right: expected === j.polarity, gold: expected !== undefined });
+      judged.push({
+        aspect,
+        sentence: p,
+        clause,
+        confidence: j.confidence,
+        right: expected === j.polarity,
+        gold: expected !== undefined,
+        positive: j.polarity === 'positive',
+        goldPositive: expected === 'positive',
+      });
     }
   });
   return judged;
@@ -117,21 +133,26 @@ interface Prepared {
 }
 
 /** The lowest threshold at which an aspect's counted judgements are right `target` of the time. */
-function thresholdFor(
-  judged: ReadonlyArray<{ probability: number; right: boolean }>,
-  target: number,
-): { threshold: number; counted: number; right: number } {
-  let last: { threshold: number; counted: number; right: number } | undefined;
+interface Counted {
+  threshold: number;
+  counted: number;
+  right: number;
+  counted_positive: number;
+}
+
+function thresholdFor(judged: ReadonlyArray<{ probability: number; right: boolean; positive: boolean }>, target: number): Counted {
+  let last: Counted | undefined;
   for (const t of GRID) {
     const counted = judged.filter((j) => j.probability >= t);
-    const right = counted.length === 0 ? 0 : counted.filter((j) => j.right).length / counted.length;
-    const here = { threshold: t, counted: counted.length, right };
+    const share = (f: (j: { right: boolean; positive: boolean }) => boolean) =>
+      counted.length === 0 ? 0 : counted.filter(f).length / counted.length;
+    const here = { threshold: t, counted: counted.length, right: share((j) => j.right), counted_positive: share((j) => j.positive) };
     // Too few left to say: the strictest threshold that still counted enough.
     if (counted.length < MIN_COUNTED) return last ?? here;
-    if (right >= target) return here;
+    if (here.right >= target) return here;
     last = here;
   }
-  return last ?? { threshold: GRID[0] as number, counted: 0, right: 0 };
+  return last ?? { threshold: GRID[0] as number, counted: 0, right: 0, counted_positive: 0 };
 }
 
 /**
@@ -157,9 +178,16 @@ export function calibrate(input: CalibrationInput, target = CALIBRATION_TARGET):
     const own = judged.filter((j) => j.aspect === aspect);
     const counted = own
       .filter((j) => detection(j, segment) >= detect)
-      .map((j) => ({ probability: detection(j, segment) * j.confidence, right: j.right }));
+      .map((j) => ({ probability: detection(j, segment) * j.confidence, right: j.right, positive: j.positive }));
     const t = thresholdFor(counted, target);
-    aspects[aspect] = { ...t, right: Number(t.right.toFixed(4)), gold: own.filter((j) => j.gold).length };
+    const gold = own.filter((j) => j.gold);
+    aspects[aspect] = {
+      ...t,
+      right: round(t.right),
+      counted_positive: round(t.counted_positive),
+      gold: gold.length,
+      gold_positive: round(gold.length === 0 ? 0 : gold.filter((j) => j.goldPositive).length / gold.length),
+    };
   }
   return { target, segment, segmentF1, folds: folds.map((i) => input.files[i]!.name), aspects };
 }
