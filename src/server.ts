@@ -98,7 +98,6 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         : undefined;
     const renderers = createDocumentRenderers({
       taxonomies,
-      worker: true,
       known: (name) => documents.known(name),
       ...(shared ? { shared } : {}),
       onRun: (outcome) => metrics.countInsights(outcome),

@@ -54,6 +54,7 @@ function methodVersion(c: CompiledTaxonomy): string {
 interface CacheEntry {
   key: string;
   text: string;
+  rating: number;
   analysis: ReviewAnalysis;
 }
 
@@ -77,10 +78,11 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
   const cache = new Map<string, CacheEntry>();
   let run = { analyzed: 0, reused: 0, restored: 0 };
   const keyOf = (review: Review, c: CompiledTaxonomy) => `${c.taxonomy.id}\u0000${review.updated_at}`;
-  // The text is compared too: an import that changed it without moving updated_at must not serve stale text.
+  // The text and rating (what an analysis reads) are compared too: an import that changed them without
+  // moving updated_at must not serve a stale analysis.
   const cached = (review: Review, c: CompiledTaxonomy): ReviewAnalysis | undefined => {
     const hit = cache.get(review.id);
-    return hit && hit.key === keyOf(review, c) && hit.text === review.text ? hit.analysis : undefined;
+    return hit && hit.key === keyOf(review, c) && hit.text === review.text && hit.rating === review.rating ? hit.analysis : undefined;
   };
 
   function compiledFor(id: string): CompiledTaxonomy {
@@ -107,7 +109,7 @@ export function createInsightsEngine(options: InsightsEngineOptions = {}): Insig
       analysis = analyzeReview(review, c);
       options.onAnalyzed?.(review, analysis);
     }
-    cache.set(review.id, { key: keyOf(review, c), text: review.text, analysis });
+    cache.set(review.id, { key: keyOf(review, c), text: review.text, rating: review.rating, analysis });
     return analysis;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileTaxonomy } from './analysis/compiled-taxonomy.js';
-import { snippetAspects } from './analysis/analyze-text.js';
+import { snippetAspects } from '../absa-tools/snippet.js';
 import { builtinTaxonomies, createInsightsEngine, createTaxonomyRegistry, parseTaxonomy, TaxonomySchema } from './index.js';
 import { homeServicesTaxonomy } from './taxonomies/home-services.js';
 import { list } from './taxonomies/list.js';

@@ -325,11 +325,3 @@ export function withDocument(snapshot: Snapshot, landed: LandedDocument): Snapsh
     missing: new Set([...snapshot.missing].filter((name) => name !== landed.name)),
   };
 }
-
-/** A snapshot with every document rendered: for one-shot tools and tests, which can wait. */
-export async function renderSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Promise<Snapshot> {
-  const { snapshot, slow } = await buildSnapshot(state, urls, renderers);
-  let out = snapshot;
-  for (const landed of await Promise.all(slow)) out = withDocument(out, landed);
-  return out;
-}

@@ -5,9 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
-import { renderSnapshot } from '../../src/snapshot/snapshot.js';
 import type { DatasetState } from '../../src/domain/ports.js';
+import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
 /** Debian's Chromium (apt-get install chromium); .ci/run installs it where it is missing. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -58,7 +57,7 @@ export interface LiveSite {
 export async function startSite(state: DatasetState): Promise<LiveSite> {
   const port = await freePort();
   const urls = createServiceUrls(`http://127.0.0.1:${port}`);
-  const renderers = createDocumentRenderers();
+  const renderers = testDocumentRenderers();
   const snapshot = await renderSnapshot(state, urls, renderers.list);
   const app = await createApp({ snapshots: { current: () => snapshot }, urls });
   await app.listen({ port, host: '127.0.0.1' });

@@ -3,9 +3,9 @@ import { loadConfig } from '../../src/config.js';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp, type AppDeps } from '../../src/http/app.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
-import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
+import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
 /** The public origin the in-process apps print; never contacted. */
 export const BASE_URL = 'https://reviews.example.test';
@@ -20,7 +20,7 @@ export interface TestApp {
 export async function createTestApp(state: DatasetState = fixtureState(), deps: Partial<AppDeps> = {}): Promise<TestApp> {
   const config = loadConfig({ BASE_URL });
   const urls = createServiceUrls(config.BASE_URL);
-  const snapshot = await renderSnapshot(state, urls, createDocumentRenderers().list);
+  const snapshot = await renderSnapshot(state, urls, testDocumentRenderers().list);
   const app = await createApp({ snapshots: { current: () => snapshot }, urls, ...deps });
   return { app, snapshot, urls };
 }

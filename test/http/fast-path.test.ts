@@ -8,11 +8,11 @@ import { loadConfig } from '../../src/config.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
 import type { ServiceMetrics } from '../../src/ops/metrics.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { searchCacheBytes } from '../../src/snapshot/queries.js';
-import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { BASE_URL, DOCUMENTS, header, request } from './app-harness.js';
+import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
 /**
  * Issue 15: a document's 304 is answered on the socket before Fastify (src/http/fast-path.ts). `inject`
@@ -63,7 +63,7 @@ async function viaFastify(path: string, headers: Record<string, string>, method:
 
 beforeAll(async () => {
   const urls = createServiceUrls(loadConfig({ BASE_URL }).BASE_URL);
-  snapshot = await renderSnapshot(fixtureState(), urls, createDocumentRenderers().list);
+  snapshot = await renderSnapshot(fixtureState(), urls, testDocumentRenderers().list);
   const metrics = {
     observeRequest: (route: string, method: string, status: number) => void observed.push([route, method, status]),
   } as unknown as ServiceMetrics;
@@ -187,7 +187,7 @@ describe('a search over a connection', () => {
     const before = snapshot;
     const state = fixtureState();
     try {
-      snapshot = await renderSnapshot({ ...state, reviews: state.reviews.slice(1) }, before.view.urls, createDocumentRenderers().list);
+      snapshot = await renderSnapshot({ ...state, reviews: state.reviews.slice(1) }, before.view.urls, testDocumentRenderers().list);
       const after = await get(path, {});
       expect(after).toEqual(await viaFastify(path, {}));
       expect(after.body).not.toBe(first.body);

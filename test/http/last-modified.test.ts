@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { createDocumentRenderers, type DocumentRenderer } from '../../src/snapshot/renderers/index.js';
+import type { DocumentRenderer } from '../../src/snapshot/renderers/index.js';
 import { buildSnapshot, withDocument, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { BASE_URL, header, request } from './app-harness.js';
+import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
  * Issue 11, M1: Last-Modified comes from the time a change was published, never from record fields. It
@@ -33,7 +34,7 @@ async function publish(state: DatasetState, now: number): Promise<Snapshot> {
 }
 
 beforeAll(async () => {
-  const r = createDocumentRenderers();
+  const r = testDocumentRenderers();
   renderers = r.list;
   close = r.close;
   await publish({ ...fixtureState(), version: 1, changedAt: iso(T0) }, T0 + 5000);

@@ -3,12 +3,12 @@ import { loadConfig } from '../../src/config.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
 import { registerMcp, type McpLimits } from '../../src/mcp/register-mcp.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
-import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import type { McpSessionStore } from '../../src/domain/mcp-session-port.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
 import { fixtureState } from '../support/fixture.js';
+import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
 export const LEGACY_VERSION = '2025-11-25';
 export const MODERN_VERSION = '2026-07-28';
@@ -43,7 +43,7 @@ export interface McpTestOptions {
 export async function createMcpTestApp(options: McpTestOptions = {}): Promise<McpTestApp> {
   const config = loadConfig({ BASE_URL: 'http://127.0.0.1' });
   const urls = createServiceUrls(config.BASE_URL);
-  const renderers = createDocumentRenderers();
+  const renderers = testDocumentRenderers();
   const snapshot = options.snapshot ?? (await renderSnapshot(fixtureState(), urls, renderers.list));
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
   let mcp: McpTestApp['mcp'] | undefined;

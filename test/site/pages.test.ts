@@ -2,11 +2,11 @@ import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
-import { renderSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { type Snapshot } from '../../src/snapshot/snapshot.js';
 import { BASE_URL, createTestApp, header, json, request, type TestApp } from '../http/app-harness.js';
 import { fixtureState, MARKERS, UNPUBLISHED_IDS } from '../support/fixture.js';
 import { linkedReviewIds } from './site-harness.js';
+import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
 const HTML = 'text/html; charset=utf-8';
 const PAGES = [
@@ -209,7 +209,7 @@ describe('the widget and discovery documents', () => {
 describe('rebuilt with the snapshot', () => {
   it('renders pages again for a new snapshot: new ETag and the new data', async () => {
     const urls = createServiceUrls(BASE_URL);
-    const renderers = createDocumentRenderers();
+    const renderers = testDocumentRenderers();
     const build = (patch: Parameters<typeof fixtureState>[0]) => renderSnapshot(fixtureState(patch), urls, renderers.list);
     let current: Snapshot = await build({});
     const app = await createApp({ snapshots: { current: () => current }, urls });

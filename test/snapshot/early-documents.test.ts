@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { createSnapshotBuilder } from '../../src/snapshot/snapshot-builder.js';
 import { createSnapshotManager } from '../../src/snapshot/snapshot-manager.js';
 import {
@@ -17,13 +16,14 @@ import { openDatabase } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
 import { business, reviews } from '../storage/fixtures.js';
 import { fixtureReviews, fixtureState } from '../support/fixture.js';
+import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
  * Issue 15, fan-out: a build announces its documents (the WebSub topic bytes) as soon as they are
  * rendered, before the seconds of index work at 100k reviews; readers still see only whole snapshots.
  */
 const urls = createServiceUrls('http://127.0.0.1:8080');
-const fast = createDocumentRenderers().list.filter((r) => r.kind === 'fast');
+const fast = testDocumentRenderers().list.filter((r) => r.kind === 'fast');
 const TOPICS = ['reviews.json', 'feed.json', 'feed.xml'];
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

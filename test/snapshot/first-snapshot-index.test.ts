@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { SearchQuery } from '../../src/domain/search-query.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { findReview, searchReviews } from '../../src/snapshot/queries.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { assembleSnapshot, buildView, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { UNSLICED, type TimeSlicer } from '../../src/snapshot/time-slice.js';
 import { fixtureReviews, fixtureState } from '../support/fixture.js';
+import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
  * Issue 15, start-up: a process's first snapshot is published before its indexes are built; they are
@@ -13,7 +13,7 @@ import { fixtureReviews, fixtureState } from '../support/fixture.js';
  * it answers as a snapshot whose indexes were built before it was published.
  */
 const urls = createServiceUrls('http://127.0.0.1:8080');
-const fast = createDocumentRenderers().list.filter((r) => r.kind === 'fast');
+const fast = testDocumentRenderers().list.filter((r) => r.kind === 'fast');
 /** Slices that never wait for the event loop, but are not UNSLICED (a server's builds are sliced). */
 const sliced: TimeSlicer = { due: () => false, pause: () => Promise.resolve() };
 const turns = async (n: number) => {

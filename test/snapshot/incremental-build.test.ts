@@ -6,12 +6,12 @@ import { parseSearchQuery } from '../../src/domain/search-params.js';
 import { withDecodedCursor } from '../../src/domain/search-query.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { searchReviews } from '../../src/snapshot/queries.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { createSnapshotBuilder } from '../../src/snapshot/snapshot-builder.js';
 import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';
 import { business, review, reviews } from '../storage/fixtures.js';
+import { testDocumentRenderers } from '../support/renderers.js';
 
 // Counts the reviews resolved (and then serialized) anywhere: the import and the builder both use this.
 const resolves = vi.hoisted(() => ({ count: 0 }));
@@ -31,7 +31,7 @@ vi.mock('../../src/domain/public-review.js', async (importOriginal) => {
  * scratch publishes, after any sequence of changes, while reading only what changed.
  */
 const urls = createServiceUrls('http://127.0.0.1:8080');
-const fast = createDocumentRenderers().list.filter((r) => r.kind === 'fast');
+const fast = testDocumentRenderers().list.filter((r) => r.kind === 'fast');
 const QUERIES = ['rating=5', 'mentions_technician=Mike', 'query=boiler&sort=highest', 'since=2025-06-01&limit=3', 'mentions_service=drain'];
 const catalog = (aliases: string[]) =>
   business({

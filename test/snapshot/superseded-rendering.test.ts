@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { RenderSuperseded } from '../../src/snapshot/renderers/document-renderer.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { createSnapshotManager } from '../../src/snapshot/snapshot-manager.js';
 import { buildSnapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
+import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
  * Issue 15, fan-out: a replica waiting for another's insights gives the wait up when a newer rendering
@@ -13,7 +13,7 @@ import { fixtureState } from '../support/fixture.js';
  */
 it('a superseded slow rendering is dropped silently; a failed one is reported', async () => {
   const urls = createServiceUrls('http://127.0.0.1:8080');
-  const fast = createDocumentRenderers().list.filter((r) => r.kind === 'fast');
+  const fast = testDocumentRenderers().list.filter((r) => r.kind === 'fast');
   const errors: unknown[] = [];
   let version = 0;
   const manager = createSnapshotManager({

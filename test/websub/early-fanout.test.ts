@@ -1,7 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
-import { createDocumentRenderers } from '../../src/snapshot/renderers/index.js';
 import { createSnapshotManager } from '../../src/snapshot/snapshot-manager.js';
 import { assembleSnapshot, buildView } from '../../src/snapshot/snapshot.js';
 import { UNSLICED, type TimeSlicer } from '../../src/snapshot/time-slice.js';
@@ -12,12 +11,13 @@ import { createWebSubHub, type WebSubHub } from '../../src/websub/index.js';
 import { createHubWatch } from '../support/hub-settle.js';
 import { createManualTime } from '../support/manual-time.js';
 import { fixtureReviews, fixtureState } from '../support/fixture.js';
+import { testDocumentRenderers } from '../support/renderers.js';
 
 // Issue 15, fan-out: the hub, wired to a real snapshot manager, delivers a rebuild's new topic bytes
 // while that rebuild's index work is still held, and a GET afterwards serves exactly those bytes.
 
 const urls = createServiceUrls('https://reviews.example.com');
-const fast = createDocumentRenderers().list.filter((r) => r.kind === 'fast');
+const fast = testDocumentRenderers().list.filter((r) => r.kind === 'fast');
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const CALLBACK = 'https://a.example/cb';
 

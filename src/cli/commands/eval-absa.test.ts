@@ -54,6 +54,32 @@ describe('eval-absa command', () => {
     }
   });
 
+  it('reads each line in its review (rating, neighbours) and reports per-aspect shares of what the service counts', async () => {
+    const reviewed = join(dir, 'reviewed.jsonl');
+    const line = (id: string, text: string, rating: number, aspects: Array<{ aspect: string; polarity: string }>) =>
+      JSON.stringify({ id, text, aspects, review: `r-${rating}`, rating });
+    writeFileSync(
+      reviewed,
+      [
+        line('a1', 'We called them on a Monday.', 5, []),
+        line('a2', 'Fair price and very polite.', 5, [
+          { aspect: 'price', polarity: 'positive' },
+          { aspect: 'professionalism', polarity: 'positive' },
+        ]),
+        line('b1', 'They charged us $900 for a faucet.', 1, [{ aspect: 'price', polarity: 'negative' }]),
+      ].join('\n'),
+    );
+    const c = capture();
+    expect(await evalAbsaCommand.run(['--data', reviewed], c.io)).toBe(0);
+    const scores = JSON.parse(c.out().trim().split('\n').at(-1) ?? '') as {
+      sentences: number;
+      reported: { judgements: number; aspects: Record<string, { labelled: number; labelled_positive_share: number; reported: number }> };
+    };
+    expect(scores.sentences).toBe(3);
+    expect(scores.reported.aspects.price).toMatchObject({ labelled: 2, labelled_positive_share: 0.5 });
+    expect(scores.reported.judgements).toBeGreaterThan(0);
+  });
+
   it('lists misclassified sentences before the JSON line with --errors', async () => {
     const bad = join(dir, 'bad-labels.jsonl');
     writeFileSync(bad, JSON.stringify({ id: 'x1', text: 'Fair price.', aspects: [{ aspect: 'cleanliness', polarity: 'negative' }] }));

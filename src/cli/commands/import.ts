@@ -9,6 +9,7 @@ import { DATE_ORDERS } from '../../import/sheet-values.js';
 import { formatProblem } from '../../import/validate-records.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand, type CliIo } from '../command.js';
+import { primeAfterImport } from '../prime-insights.js';
 import { withStore } from './database.js';
 
 // Below this many records an import is instant and a bar would only flicker.
@@ -114,10 +115,13 @@ export const importCommand: CliCommand = {
     const { options, databaseUrl } = parseImportArgs(argv, io.cwd);
     const template = await initTemplate();
     let noBusiness = false;
-    const outcome = await withStore(io, databaseUrl, async (store) => {
+    let primed: string | null = null;
+    const outcome = await withStore(io, databaseUrl, async (store, handle) => {
       const o = await importFiles(store, { ...options, ...(template ? { template } : {}), onProgress: progressBar(io.stderr) });
       // Reviews without a business would be published as "Unnamed business": say what to do.
       noBusiness = o.ok && !options.dryRun && (await store.business()) === null;
+      // The insights of what was imported, stored for the server's next start (served at once, no 503).
+      if (o.ok && !options.dryRun) primed = await primeAfterImport(io, handle, databaseUrl);
       return o;
     });
     // Notes first, so what was ignored is said whether or not the import went through.
@@ -147,6 +151,7 @@ export const importCommand: CliCommand = {
     out.push(
       `${dry ? 'dry run: would import' : 'imported'} ${outcome.records} review record(s): ${s.added} added, ${s.updated} updated, ${s.unchanged} unchanged, ${s.deleted} deleted, ${s.unpublished} unpublished (stored, not served); business ${s.business}`,
     );
+    if (primed) out.push(primed);
     if (dry) out.push('nothing was written (--dry-run)');
     else if (noBusiness)
       out.push("no business data yet: run 'npx review-data init', fill in business.json, then 'npx review-data import business.json'");

@@ -28,6 +28,9 @@ const CONNECTORS = new Set(['to', 'and', '-', '–', 'through', 'til', 'till']);
 const NAMED: Record<string, number> = { noon: 12, midday: 12, midnight: 24 };
 
 function clock(raw: string): number | undefined {
+  // Most words are no time: only a digit or a named time ("noon") can start one.
+  const first = raw.charCodeAt(0);
+  if (!(first >= 48 && first <= 57) && !/^(noon|midday|midnight)/i.test(raw)) return undefined;
   const s = raw.toLowerCase().replace(/\.$/, '');
   if (s in NAMED) return NAMED[s];
   const m = /^(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m|p\.m)?$/.exec(s);
@@ -43,6 +46,8 @@ function clock(raw: string): number | undefined {
 }
 
 function range(raw: string): [number, number] | undefined {
+  const first = raw.charCodeAt(0);
+  if (!(first >= 48 && first <= 57)) return undefined;
   const m = /^(\d{1,2}(?::\d{2})?(?:am|pm)?)-(\d{1,2}(?::\d{2})?(?:am|pm)?)$/.exec(raw.toLowerCase());
   if (!m?.[1] || !m[2]) return undefined;
   const a = clock(m[1]);
@@ -50,70 +55,86 @@ function range(raw: string): [number, number] | undefined {
   return a !== undefined && b !== undefined && b > a ? [a, b] : undefined;
 }
 
-/** Signed evidence for punctuality (negative: arrived after the window), or undefined when there is no window and arrival. */
-export function arrivalAgainstWindow(tokens: readonly Token[], from: number, to: number): number | undefined {
-  let window: [number, number] | undefined;
-  let afterWindow = from;
-  for (let i = from; i < to && !window; i++) {
+/** A window and the token after it. */
+interface Window {
+  hours: [number, number];
+  after: number;
+}
+
+/** A clock time written with digits ("10:15", "9am"), not a word that only reads as one. */
+const digits = (t: Token | undefined): boolean => /^\d/.test(t?.lower ?? '');
+
+/** A stated window: "9-11" in one token, or "12 to 4", "9 and 11". */
+function statedWindow(tokens: readonly Token[], from: number, to: number): Window | undefined {
+  for (let i = from; i < to; i++) {
     const t = tokens[i];
     if (!t) continue;
     const r = range(t.lower);
-    if (r) {
-      window = r;
-      afterWindow = i + 1;
-      break;
-    }
+    if (r) return { hours: r, after: i + 1 };
     const a = clock(t.lower);
     const c = tokens[i + 1];
     const b = tokens[i + 2] ? clock(tokens[i + 2]?.lower ?? '') : undefined;
-    if (a !== undefined && c && CONNECTORS.has(c.norm) && b !== undefined && b > a && /^\d/.test(t.lower)) {
-      window = [a, b];
-      afterWindow = i + 3;
-    }
+    if (a !== undefined && c && CONNECTORS.has(c.norm) && b !== undefined && b > a && digits(t)) return { hours: [a, b], after: i + 3 };
   }
-  // An arrival before the appointment time it names: "here at 7:58 for an 8:00 appointment".
-  if (!window) {
-    for (let i = from; i < to - 3; i++) {
-      const arrived = clock(tokens[i]?.lower ?? '');
-      if (arrived === undefined || !/^\d/.test(tokens[i]?.lower ?? '') || tokens[i + 1]?.norm !== 'for') continue;
-      const k = ['a', 'an'].includes(tokens[i + 2]?.norm ?? '') ? i + 3 : i + 2;
-      const booked = clock(tokens[k]?.lower ?? '');
-      if (booked === undefined) continue;
-      return arrived <= booked + 0.1 ? 2 : -2 - Math.min(2, arrived - booked);
-    }
+  return undefined;
+}
+
+/** An arrival before the appointment time it names: "here at 7:58 for an 8:00 appointment". */
+function againstAppointment(tokens: readonly Token[], from: number, to: number): number | undefined {
+  for (let i = from; i < to - 3; i++) {
+    const arrived = clock(tokens[i]?.lower ?? '');
+    if (arrived === undefined || !digits(tokens[i]) || tokens[i + 1]?.norm !== 'for') continue;
+    const k = ['a', 'an'].includes(tokens[i + 2]?.norm ?? '') ? i + 3 : i + 2;
+    const booked = clock(tokens[k]?.lower ?? '');
+    if (booked === undefined) continue;
+    return arrived <= booked + 0.1 ? 2 : -2 - Math.min(2, arrived - booked);
   }
-  // A promised single time counts as a narrow window: "supposed to come at 1 ... there at 5".
-  if (!window) {
-    for (let i = from; i < to - 1; i++) {
-      const t = tokens[i];
-      const at = tokens[i + 1];
-      const h = at ? clock(at.lower) : undefined;
-      if (t && PROMISE_WORDS.has(t.norm) && h !== undefined && /^\d/.test(at?.lower ?? '')) {
-        for (let k = Math.max(from, i - 4); k < i; k++) if (PROMISE_LEADS.has(tokens[k]?.norm ?? '')) window = [h - 0.25, h + 0.25];
-        if (window) {
-          afterWindow = i + 2;
-          break;
-        }
-      }
-    }
+  return undefined;
+}
+
+/** A promised single time counts as a narrow window: "supposed to come at 1 ... there at 5". */
+function promisedTime(tokens: readonly Token[], from: number, to: number): Window | undefined {
+  for (let i = from; i < to - 1; i++) {
+    const t = tokens[i];
+    const at = tokens[i + 1];
+    const h = at ? clock(at.lower) : undefined;
+    if (!t || !PROMISE_WORDS.has(t.norm) || h === undefined || !digits(at)) continue;
+    for (let k = Math.max(from, i - 4); k < i; k++)
+      if (PROMISE_LEADS.has(tokens[k]?.norm ?? '')) return { hours: [h - 0.25, h + 0.25], after: i + 2 };
   }
-  if (!window) return undefined;
-  // An arrival word anywhere after the window: "he came at 10:15", "turned into a 2:30 arrival".
+  return undefined;
+}
+
+/** The arrival after a window, against it: an arrival word, then the first time written after the window. */
+function arrivalAfter(tokens: readonly Token[], window: Window, to: number): number | undefined {
   let sawArrivalWord = false;
-  for (let i = afterWindow; i < to; i++) {
+  for (let i = window.after; i < to; i++) {
     const t = tokens[i];
     if (t && (ARRIVAL_WORDS.has(t.norm) || ARRIVAL_WORDS.has(t.lemma))) sawArrivalWord = true;
   }
   if (!sawArrivalWord) return undefined;
-  for (let i = afterWindow; i < to; i++) {
+  for (let i = window.after; i < to; i++) {
     const t = tokens[i];
-    if (!t) continue;
-    const h = clock(t.lower);
-    if (h === undefined || !/^\d|noon|midnight/.test(t.lower)) continue;
-    const [start, end] = window;
+    const h = t ? clock(t.lower) : undefined;
+    if (!t || h === undefined || !/^\d|noon|midnight/.test(t.lower)) continue;
+    const [start, end] = window.hours;
     if (h > end) return -2 - Math.min(2, h - end);
-    if (h >= start - 0.25) return 2;
-    return 0;
+    return h >= start - 0.25 ? 2 : 0;
   }
   return undefined;
+}
+
+/** Signed evidence for punctuality (negative: arrived after the window), or undefined when there is no window and arrival. */
+export function arrivalAgainstWindow(tokens: readonly Token[], from: number, to: number): number | undefined {
+  // No clock time, no window and no arrival to compare: most sentences.
+  let times = 0;
+  for (let i = from; i < to; i++) if (clock(tokens[i]?.lower ?? '') !== undefined || range(tokens[i]?.lower ?? '')) times += 1;
+  if (times === 0) return undefined;
+  const stated = statedWindow(tokens, from, to);
+  if (!stated) {
+    const early = againstAppointment(tokens, from, to);
+    if (early !== undefined) return early;
+  }
+  const window = stated ?? promisedTime(tokens, from, to);
+  return window ? arrivalAfter(tokens, window, to) : undefined;
 }

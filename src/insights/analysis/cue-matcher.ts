@@ -10,6 +10,8 @@ interface Compiled<P> {
   payload: P;
   /** The scan position at which this cue was last tried, so a cue indexed twice is tried once. */
   stamp: number;
+  /** The first step reads only entity types: such a cue cannot start at a token of no entity and no digit. */
+  entityOnly: boolean;
 }
 
 export interface CueMatch<P> {
@@ -37,6 +39,8 @@ function compileStep(raw: string): Step {
   }
   return { kind: 'word', words, prefixes, entities, optional };
 }
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 function entityMatches(type: string, t: Token): boolean {
   if (type === 'NUM') return t.isNumber || /^\d/.test(t.norm);
@@ -95,7 +99,8 @@ export class CueMatcher<P> {
     const steps = cue.trim().split(/\s+/).filter(Boolean).map(compileStep);
     const first = steps[0];
     if (!first || first.kind === 'gap') throw new Error(`invalid cue "${cue}": it must start with a word`);
-    const entry: Compiled<P> = { steps, payload, stamp: -1 };
+    const entityOnly = first.kind === 'word' && first.words.size === 0 && first.prefixes.length === 0 && first.entities.length > 0;
+    const entry: Compiled<P> = { steps, payload, stamp: -1, entityOnly: entityOnly && !first.optional };
     if (first.kind === 'word' && !first.optional && first.prefixes.length === 0 && first.entities.length === 0 && first.words.size > 0) {
       for (const w of first.words) {
         let list = this.byWord.get(w);
@@ -116,22 +121,37 @@ export class CueMatcher<P> {
     for (let i = from; i < to; i++) {
       const t = tokens[i];
       if (!t) continue;
-      const firstAtI = out.length;
       const a = this.byWord.get(t.norm);
       const b = t.lemma !== t.norm ? this.byWord.get(t.lemma) : undefined;
-      const c0 = t.lower !== t.norm && t.lower !== t.lemma ? this.byWord.get(t.lower) : undefined;
-      if (!a && !b && !c0 && this.scanned.length === 0) continue;
+      const c = t.lower !== t.norm && t.lower !== t.lemma ? this.byWord.get(t.lower) : undefined;
+      // Entity cues start only at a token of some entity, or a digit (#NUM, #CLOCK).
+      const entityLike = t.entity !== '' || t.isNumber || isDigit(t.norm.charCodeAt(0));
+      if (!a && !b && !c && this.scanned.length === 0) continue;
       const stamp = ++this.clock;
-      for (const list of [a, b, c0, this.scanned]) {
-        if (!list) continue;
-        for (const c of list) {
-          if (c.stamp === stamp) continue;
-          c.stamp = stamp;
-          const end = matchFrom(c.steps, 0, tokens, i, to);
-          if (end > i && !hasMatch(out, firstAtI, end, c.payload)) out.push({ start: i, end, payload: c.payload });
-        }
-      }
+      const firstAtI = out.length;
+      if (a) this.tryAll(a, stamp, tokens, i, to, out, firstAtI, true);
+      if (b) this.tryAll(b, stamp, tokens, i, to, out, firstAtI, true);
+      if (c) this.tryAll(c, stamp, tokens, i, to, out, firstAtI, true);
+      this.tryAll(this.scanned, stamp, tokens, i, to, out, firstAtI, entityLike);
     }
     return out;
+  }
+
+  private tryAll(
+    list: readonly Compiled<P>[],
+    stamp: number,
+    tokens: readonly Token[],
+    i: number,
+    to: number,
+    out: CueMatch<P>[],
+    firstAtI: number,
+    entityLike: boolean,
+  ): void {
+    for (const c of list) {
+      if (c.stamp === stamp || (c.entityOnly && !entityLike)) continue;
+      c.stamp = stamp;
+      const end = matchFrom(c.steps, 0, tokens, i, to);
+      if (end > i && !hasMatch(out, firstAtI, end, c.payload)) out.push({ start: i, end, payload: c.payload });
+    }
   }
 }

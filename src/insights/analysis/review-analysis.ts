@@ -5,7 +5,10 @@ import type { CompiledTaxonomy } from './compiled-taxonomy.js';
 import { extractKeyPhrases } from './key-phrases.js';
 import { findStaffNames, type StaffName } from './staff-names.js';
 
-/** Everything the engine learns from one review's text; independent of the catalog, so cacheable. */
+/**
+ * Everything the engine learns from one review's text and rating (the model reads each sentence in its
+ * review's context); independent of the catalog, so cacheable.
+ */
 export interface ReviewAnalysis {
   sentences: AnalyzedSentence[];
   /** One verdict per aspect for the whole review. */
@@ -18,8 +21,8 @@ export interface ReviewAnalysis {
 
 const THRESHOLD = 0.3;
 
-export function analyzeReview(review: Pick<Review, 'text'>, compiled: CompiledTaxonomy): ReviewAnalysis {
-  const analyzed = analyzeText(review.text, compiled);
+export function analyzeReview(review: Pick<Review, 'text' | 'rating'>, compiled: CompiledTaxonomy): ReviewAnalysis {
+  const analyzed = analyzeText(review.text, compiled, review.rating);
   const perAspect = new Map<string, { score: number; polarities: Polarity[] }>();
   let score = 0;
   for (const s of analyzed.sentences) {

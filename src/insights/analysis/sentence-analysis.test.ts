@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTaxonomyRegistry } from '../registry.js';
-import { analyzeText, snippetAspects } from './analyze-text.js';
+import { analyzeText } from './analyze-text.js';
+import { snippetAspects } from '../../absa-tools/snippet.js';
 import { compileTaxonomy } from './compiled-taxonomy.js';
 
 const registry = createTaxonomyRegistry();

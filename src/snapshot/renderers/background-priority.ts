@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 
 /**
- * The nice value of work nothing waits for (issue 15, fan-out): an insights rendering while the
+ * The nice value of work nothing waits for: an insights rendering while the
  * previous document is served. In Linux's scheduler (CFS) a nice-10 thread weighs 110 against a nice-0
  * thread's 1024: it gets about a tenth of a core that deliveries or requests also want, and all of an
  * idle one. Not 19: on a host kept busy for minutes, the document should still land within them.

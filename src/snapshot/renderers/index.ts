@@ -1,7 +1,7 @@
 import type { Taxonomy } from '../../insights/taxonomy.js';
 import type { AnalysisCacheStore, DocumentCacheStore } from '../../domain/ports.js';
 import { datasetRenderer } from './dataset.js';
-import type { DocumentRenderer } from './document-renderer.js';
+import type { DocumentRenderer, SlowRenderer } from './document-renderer.js';
 import { createAtomRenderer, jsonFeedRenderer } from './feeds.js';
 import { createInsightsRenderer, type InsightsOutcome, type KnownDocument } from './insights.js';
 import type { SharedRendering } from './shared-rendering.js';
@@ -15,14 +15,12 @@ export interface Renderers {
 export interface RenderersOptions {
   /** Custom taxonomies (INSIGHTS_TAXONOMY_FILE, read by the composition root). */
   taxonomies: Taxonomy[];
-  /** Run the insights engine in a worker process (the server) or inline (tests, one-shot tools). */
-  worker: boolean;
-  /** A stored rendering by document name (the document cache, issue 15): equal inputs skip the work. */
+  /** A stored rendering by document name (the document cache): equal inputs skip the work. */
   known?: (name: string) => KnownDocument | undefined;
   /** Insights: per-review analyses kept across workers and restarts, and what to do when that store fails. */
   analyses?: AnalysisCacheStore;
   onCacheError?(error: unknown): void;
-  /** Insights: replicas on one database render each input once (issue 15, fan-out); absent, this process renders all. */
+  /** Insights: replicas on one database render each input once; absent, this process renders all. */
   shared?: SharedRendering;
   /** Insights: each rendering's outcome, for the metrics. */
   onRun?(outcome: InsightsOutcome): void;
@@ -31,11 +29,19 @@ export interface RenderersOptions {
 }
 
 /** The one home of rendering: the documents every snapshot publishes. */
-export function createDocumentRenderers(options: RenderersOptions = { taxonomies: [], worker: false }): Renderers {
-  // One engine per process (in a worker process for the server, ended when idle): it caches each
-  // review's analysis, and with a store keeps them across workers, so a rebuild analyses what changed.
+export function createDocumentRenderers(options: RenderersOptions): Renderers {
+  // One engine per process, in a worker process ended when idle: it caches each review's analysis, and
+  // with a store keeps them across workers, so a rebuild analyses what changed.
   const { known, feedStore, ...rest } = options;
   const insights = createInsightsRenderer({ ...rest, ...(known ? { known: () => known('insights.json') } : {}) });
+  return documentRenderersWith(insights, feedStore);
+}
+
+/** The documents around a given insights renderer (the server's, or a test's own). */
+export function documentRenderersWith(
+  insights: SlowRenderer & { close(): Promise<void> },
+  feedStore?: RenderersOptions['feedStore'],
+): Renderers {
   const atom = createAtomRenderer(feedStore ? { store: feedStore.store, onCacheError: feedStore.onError } : {});
   return {
     list: [datasetRenderer, insights, jsonFeedRenderer, atom],

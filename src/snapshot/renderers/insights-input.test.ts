@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BusinessSchema } from '../../domain/business.js';
 import { parseTaxonomy } from '../../insights/index.js';
 import { createTimeSlicer } from '../time-slice.js';
-import { analysisKey, insightsFingerprint, insightsInputHash } from './insights-input.js';
+import { analysisKey, INSIGHTS_CODE_VERSION, insightsFingerprint, insightsInputHash } from './insights-input.js';
 
 const business = BusinessSchema.parse({ id: 'b', name: 'B' });
 const joined = (items: string[]) => Buffer.from(items.join(','));
 const input = { business, updatedAt: '2026-01-01T00:00:00Z', reviews: joined(['{"id":"a"}', '{"id":"b"}']) };
 
-describe('insights input hash (issue 15)', () => {
+describe('insights input hash', () => {
   it('is stable for equal inputs and changes with any of them', async () => {
     const base = await insightsFingerprint([]);
     const hash = await insightsInputHash(base, input);
@@ -37,25 +41,33 @@ describe('insights input hash (issue 15)', () => {
     expect(await insightsInputHash('fp', { ...input, reviews }, createTimeSlicer(0))).toBe(expected);
   });
 
-  it('the fingerprint covers the taxonomies, the engine code and the model files', async () => {
-    const base = await insightsFingerprint([]);
+  it('the fingerprint covers the code version, the taxonomies and the model files by content, not where they are', async () => {
+    const models = (bytes: string) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'models-'));
+      fs.writeFileSync(path.join(dir, 'x-absa.json'), bytes);
+      return pathToFileURL(`${dir}/`);
+    };
+    const base = await insightsFingerprint([], models('{"a":1}'));
+    expect(await insightsFingerprint([], models('{"a":1}'))).toBe(base);
+    expect(await insightsFingerprint([], models('{"a":2}'))).not.toBe(base);
+    expect(await insightsFingerprint([], new URL('file:///nonexistent-rds/'))).not.toBe(base);
     const custom = parseTaxonomy({ id: 'custom', label: 'Custom', extends: 'home-services', aspects: [] });
-    expect(await insightsFingerprint([custom])).not.toBe(base);
-    const nowhere = new URL('file:///nonexistent-rds/');
-    expect(await insightsFingerprint([], nowhere)).not.toBe(base);
-    expect(await insightsFingerprint([], undefined, nowhere)).not.toBe(base);
+    expect(await insightsFingerprint([custom], models('{"a":1}'))).not.toBe(base);
+    expect(INSIGHTS_CODE_VERSION).toMatch(/^\S+$/);
   });
 
-  it('an analysis key changes with the fingerprint, the taxonomy and the text only', () => {
-    const key = analysisKey('fp', 'home-services', 'Great job');
-    expect(analysisKey('fp', 'home-services', 'Great job')).toBe(key);
+  it('an analysis key changes with the fingerprint, the taxonomy, the text and the rating only', () => {
+    const review = { text: 'Great job', rating: 5 };
+    const key = analysisKey('fp', 'home-services', review);
+    expect(analysisKey('fp', 'home-services', { ...review })).toBe(key);
     expect(
       new Set([
         key,
-        analysisKey('fp2', 'home-services', 'Great job'),
-        analysisKey('fp', 'other', 'Great job'),
-        analysisKey('fp', 'home-services', 'Great job!'),
+        analysisKey('fp2', 'home-services', review),
+        analysisKey('fp', 'other', review),
+        analysisKey('fp', 'home-services', { ...review, text: 'Great job!' }),
+        analysisKey('fp', 'home-services', { ...review, rating: 4 }),
       ]).size,
-    ).toBe(4);
+    ).toBe(5);
   });
 });

@@ -4,46 +4,35 @@ import { readFile } from 'node:fs/promises';
 import { SHIPPED_MODELS_DIR } from '../../absa-models.js';
 import type { Business } from '../../domain/business.js';
 import type { Taxonomy } from '../../insights/taxonomy.js';
-import { CODE_DIR } from '../../package-root.js';
 import type { TimeSlicer } from '../time-slice.js';
 
 /**
- * The engine's own code: `src/insights/` from sources, `dist/insights/` from the build (tsc's files,
- * which the bundle leaves in place: the fingerprint does not depend on how the build is bundled).
+ * The version of the insights renderer's code: the engine (src/insights: rules, features, report and
+ * its wording), the worker and its protocol. Raise it with every change to what they compute, and only
+ * then: a comment, a refactoring or training code changes nothing stored, so every analysis and
+ * document kept in the database stays valid across such a build. (The model is covered by its bytes.)
  */
-const ENGINE_DIR = new URL('insights/', CODE_DIR);
-
-function engineFiles(dir: URL): string[] {
-  if (!existsSync(dir)) return [];
-  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.(js|ts)$/.test(f) && !/\.test\.|\.d\.ts$/.test(f)).sort();
-}
+export const INSIGHTS_CODE_VERSION = '3';
 
 /**
- * Everything the insights document depends on besides the published data: the engine's code (which
- * holds ENGINE_VERSION and every rule), the taxonomies and the shipped model files' bytes (`method.version`
- * names only the model's version; a retrained model under the same version must still recompute). A new
- * build that changes any of them recomputes once; the NLP libraries in node_modules are not included.
- * About 4 MB, read asynchronously and hashed once per process on the main thread, which decides whether
- * the worker is needed at all (issue 15).
+ * Everything the insights document depends on besides the published data: the code version, the
+ * taxonomies and the shipped model files' content (`method.version` names only the model's version; a
+ * retrained model under the same version must still recompute). A new build that changes any of them
+ * recomputes once. The model files (a few MB) are read and hashed once per process on the main thread,
+ * which decides whether the worker is needed at all.
  */
-export async function insightsFingerprint(
-  taxonomies: readonly Taxonomy[],
-  engineDir: URL = ENGINE_DIR,
-  modelsDir: URL = SHIPPED_MODELS_DIR,
-): Promise<string> {
+export async function insightsFingerprint(taxonomies: readonly Taxonomy[], modelsDir: URL = SHIPPED_MODELS_DIR): Promise<string> {
   const h = createHash('sha256');
+  h.update(`insights ${INSIGHTS_CODE_VERSION}\n`);
   h.update(`taxonomies\n${JSON.stringify(taxonomies)}\n`);
-  for (const f of engineFiles(engineDir))
-    h.update(`code ${f}\n`)
-      .update(await readFile(new URL(f, engineDir)))
-      .update('\n');
   if (existsSync(modelsDir)) {
     for (const f of readdirSync(modelsDir)
       .filter((n) => n.endsWith('-absa.json'))
       .sort()) {
-      h.update(`model ${f}\n`)
+      const digest = createHash('sha256')
         .update(await readFile(new URL(f, modelsDir)))
-        .update('\n');
+        .digest('hex');
+      h.update(`model ${f} ${digest}\n`);
     }
   }
   return h.digest('hex');
@@ -61,7 +50,7 @@ export interface InsightsInput {
 const HASH_CHUNK = 1 << 20;
 
 /**
- * The hash of an insights document's inputs (issue 15): equal hashes mean equal documents, so a fresh
+ * The hash of an insights document's inputs: equal hashes mean equal documents, so a fresh
  * process that finds the stored document under this hash serves it without computing, or even starting
  * the worker. `updatedAt` is the document's `generated_at`; the reviews come last, hashed as one JSON
  * array (the bytes the worker is sent), so the parts cannot run together. About 10 ms at 10k reviews,
@@ -79,10 +68,10 @@ export async function insightsInputHash(fingerprint: string, input: InsightsInpu
 }
 
 /**
- * The key a review's analysis is stored under (issue 15: persisted per-review analyses). An analysis
- * reads only the review's text and the compiled taxonomy (analysis/review-analysis.ts), and the
- * fingerprint covers the engine, the models and the taxonomies: equal keys mean equal analyses.
+ * The key a review's analysis is stored under. An analysis reads only the review's text and rating and
+ * the compiled taxonomy (analysis/review-analysis.ts), and the fingerprint covers the engine, the models
+ * and the taxonomies: equal keys mean equal analyses.
  */
-export function analysisKey(fingerprint: string, taxonomyId: string, text: string): string {
-  return createHash('sha256').update(`${fingerprint}\n${taxonomyId}\n`).update(text).digest('base64url');
+export function analysisKey(fingerprint: string, taxonomyId: string, review: { text: string; rating: number }): string {
+  return createHash('sha256').update(`${fingerprint}\n${taxonomyId}\n${review.rating}\n`).update(review.text).digest('base64url');
 }

@@ -6,8 +6,7 @@ import type { Taxonomy } from '../../insights/taxonomy.js';
  * Messages between the server and its insights worker process (structured-clone safe: no functions;
  * the channel uses advanced serialization). The reviews travel as JSON bytes, sent in parts from what
  * the snapshot already holds: serializing the view's object graph (or even an array of 50k strings), or
- * one 70 MB message, on the main thread stopped requests for hundreds of milliseconds (issues 11 M2 and
- * 15, docs/benchmarks.md).
+ * one 70 MB message, on the main thread stopped requests for hundreds of milliseconds (docs/benchmarks.md).
  * Whether the worker is needed at all is decided on the main thread (the input hash); the worker asks
  * the main thread, which holds the database, for the stored analyses of the reviews it has not cached.
  */

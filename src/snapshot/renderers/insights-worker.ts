@@ -1,9 +1,9 @@
 /**
- * Worker-process entry (forked by insights.ts): runs the insights engine off the server's thread, so a
- * full analysis (seconds at 10k reviews) never delays a request, and in its own process, so its memory
- * is all given back when it exits. The main thread starts it only when the inputs changed (their
- * hash is computed there) and ends it when it has been idle a while (issue 15: its NLP libraries and
- * model are most of the process's memory). Analyses it has not cached are asked for from the store
+ * Worker-process entry (forked by insights-worker-client.ts): runs the insights engine off the server's
+ * thread, so a full analysis (seconds at 10k reviews) never delays a request, and in its own process, so
+ * its memory is all given back when it exits. The main thread starts it only when the inputs changed
+ * (their hash is computed there) and ends it when it has been idle a while (its NLP libraries and model
+ * are most of the process's memory). Analyses it has not cached are asked for from the store
  * through the main thread first, and the ones it computes are sent back to be stored, so a new worker
  * redoes only what changed.
  */
@@ -66,7 +66,7 @@ async function restore(id: number, keyById: ReadonlyMap<string, string>): Promis
 async function answer(msg: InsightsRequest): Promise<InsightsReply> {
   try {
     // Before the engine loads (seconds of CPU in a new worker): a background rendering must not take
-    // CPU from the deliveries of the change it renders (issue 15, fan-out), on this replica or another.
+    // CPU from the deliveries of the change it renders, on this replica or another.
     if (msg.background) await lowerThreadPriority();
     const e = await (engine ??= loadEngine());
     // Loading took seconds of CPU, during which a killed server's closed channel went unnoticed.
@@ -79,7 +79,7 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
     // Each key hashes a review's text: made once per review the engine has not cached, which are the
     // ones looked up and the only ones it can analyse afresh.
     const keyById = new Map<string, string>();
-    if (msg.persist) for (const r of e.uncached(view)) keyById.set(r.id, analysisKey(msg.fingerprint, taxonomy, r.text));
+    if (msg.persist) for (const r of e.uncached(view)) keyById.set(r.id, analysisKey(msg.fingerprint, taxonomy, r));
     const restored = keyById.size > 0 ? await restore(msg.id, keyById) : undefined;
     const fresh = new Map<string, string>();
     const doc = e.compute(

@@ -5,7 +5,8 @@ import type { AnalysisCacheStore } from '../../domain/ports.js';
 import { BusinessSchema } from '../../domain/business.js';
 import { createServiceUrls } from '../../domain/urls.js';
 import { createRepresentation } from '../rendered-document.js';
-import { buildSnapshot, renderSnapshot, withDocument } from '../snapshot.js';
+import { createInlineInsightsRenderer, renderSnapshot } from '../../../test/support/renderers.js';
+import { buildSnapshot, withDocument } from '../snapshot.js';
 import { insightsValue } from '../insights-value.js';
 import { BACKGROUND_NICE } from './background-priority.js';
 import type { RenderInput, SlowRenderer } from './document-renderer.js';
@@ -39,8 +40,8 @@ const state = {
 const urls = createServiceUrls('http://example.test');
 
 describe('insights renderer', () => {
-  const inWorker = createInsightsRenderer({ taxonomies: [], worker: true });
-  const inline = createInsightsRenderer({ taxonomies: [], worker: false });
+  const inWorker = createInsightsRenderer({ taxonomies: [] });
+  const inline = createInlineInsightsRenderer();
   afterAll(() => inWorker.close());
 
   it('renders the same in a worker process as inline', async () => {
@@ -59,7 +60,7 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
   const renderers: ReturnType<typeof createInsightsRenderer>[] = [];
   afterAll(() => Promise.all(renderers.map((r) => r.close())));
   const open = (known?: () => { inputHash: string; body: string } | undefined) => {
-    const r = createInsightsRenderer({ taxonomies: [], worker: true, ...(known ? { known } : {}) });
+    const r = createInsightsRenderer({ taxonomies: [], ...(known ? { known } : {}) });
     renderers.push(r);
     return r;
   };
@@ -122,7 +123,7 @@ describe('insights renderer: a worker that exits when idle (issue 15)', () => {
 
   it('a new worker reads the stored analyses back and analyses only the changed reviews, with the same document', async () => {
     const { store, rows, counts } = memoryStore();
-    const r = createInsightsRenderer({ taxonomies: [], worker: true, analyses: store, workerIdleMs: 20 });
+    const r = createInsightsRenderer({ taxonomies: [], analyses: store, workerIdleMs: 20 });
     renderers.push(r);
     await renderSnapshot(state, urls, [r]);
     expect(r.runs()).toMatchObject({ computed: 1, workers: 1, analyzed: 2, restored: 0 });
@@ -136,12 +137,12 @@ describe('insights renderer: a worker that exits when idle (issue 15)', () => {
     expect(counts.read).toBe(2);
     await vi.waitFor(() => expect(rows.size).toBe(3));
 
-    const inline = await renderSnapshot(changed, urls, [createInsightsRenderer({ taxonomies: [], worker: false })]);
+    const inline = await renderSnapshot(changed, urls, [createInlineInsightsRenderer()]);
     expect(out.documents.get('insights.json')?.body.toString()).toBe(inline.documents.get('insights.json')?.body.toString());
   }, 180_000);
 
   it('a rendering still hashing its inputs when the renderer closes is abandoned: no worker starts after close', async () => {
-    const r = createInsightsRenderer({ taxonomies: [], worker: true });
+    const r = createInsightsRenderer({ taxonomies: [] });
     const pending = renderSnapshot(state, urls, [r]);
     await r.close();
     await expect(pending).rejects.toThrow('closed');
@@ -149,7 +150,7 @@ describe('insights renderer: a worker that exits when idle (issue 15)', () => {
   });
 
   it('a worker with work to do stays: renderings in a row share one worker', async () => {
-    const r = createInsightsRenderer({ taxonomies: [], worker: true, workerIdleMs: 60_000 });
+    const r = createInsightsRenderer({ taxonomies: [], workerIdleMs: 60_000 });
     renderers.push(r);
     await renderSnapshot(state, urls, [r]);
     await renderSnapshot({ ...state, version: 2, reviews: state.reviews.slice(0, 1) }, urls, [r]);
@@ -262,7 +263,7 @@ describe.runIf(process.platform === 'linux')('insights renderer: background rend
 
   /** The nice values of the threads a rendering started (its worker process's), and the calling thread's after it. */
   async function renderIn(background: boolean) {
-    const r = createInsightsRenderer({ taxonomies: [], worker: true, workerIdleMs: 600_000 });
+    const r = createInsightsRenderer({ taxonomies: [], workerIdleMs: 600_000 });
     renderers.push(r);
     const before = threadNice();
     const { snapshot } = await buildSnapshot(state, urls, []);

@@ -3,7 +3,7 @@ import type { DocumentCacheStore, RenderClaim, RenderClaimStore } from '../../do
 import { RenderSuperseded } from './document-renderer.js';
 
 /**
- * Replicas on one database share the rendering of a slow document (issue 15, fan-out): for each input
+ * Replicas on one database share the rendering of a slow document: for each input
  * hash one replica claims the work and renders; the others serve their previous document meanwhile and
  * take the winner's from the document cache once it is stored there.
  */

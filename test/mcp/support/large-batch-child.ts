@@ -7,9 +7,9 @@
 import { loadConfig } from '../../../src/config.js';
 import { createServiceUrls } from '../../../src/domain/urls.js';
 import { datasetRenderer } from '../../../src/snapshot/renderers/index.js';
-import { renderSnapshot } from '../../../src/snapshot/snapshot.js';
 import { fixtureState } from '../../support/fixture.js';
 import { createMcpTestApp, INITIALIZE, legacyHeaders, rpc } from '../mcp-harness.js';
+import { renderSnapshot } from '../../support/renderers.js';
 
 const count = Number(process.argv[2] ?? 10_000);
 const state = fixtureState({ count });

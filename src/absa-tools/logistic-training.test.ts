@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { probabilities, probability, seededRandom, train, type SparseVector } from './logistic.js';
+import { probabilities, probability, type SparseVector } from '../insights/model/logistic.js';
+import { seededRandom, train } from './logistic-training.js';
 
 /** Two noisy features decide the class; the third is noise. */
 function dataset(n: number, seed: number): { x: SparseVector[]; y: number[] } {

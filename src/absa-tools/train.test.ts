@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { trainAbsaCommand } from '../../cli/commands/train-absa.js';
-import { compileTaxonomy } from '../analysis/compiled-taxonomy.js';
-import { parseLabelledJsonl } from '../eval/absa-eval.js';
-import { evaluateAbsa } from '../eval/evaluate.js';
-import { createTaxonomyRegistry } from '../registry.js';
-import { loadAbsaModel } from './absa-model.js';
+import { trainAbsaCommand } from '../cli/commands/train-absa.js';
+import { compileTaxonomy } from '../insights/analysis/compiled-taxonomy.js';
+import { parseLabelledJsonl } from './absa-eval.js';
+import { evaluateAbsa } from './evaluate.js';
+import { createTaxonomyRegistry } from '../insights/registry.js';
+import { loadAbsaModel } from '../insights/model/absa-model.js';
 import { embeddingsPath } from './embedding-source.js';
 import { trainAbsaModel } from './train.js';
 
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../../', import.meta.url);
 const taxonomy = createTaxonomyRegistry().get('home-services');
 if (!taxonomy) throw new Error('home-services taxonomy missing');
 const corpus = parseLabelledJsonl(readFileSync(new URL('data/absa/train/a-phone-typed.jsonl', root), 'utf8'));
@@ -45,7 +45,18 @@ describe('train-absa', () => {
     async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'absa-')), 'model.json');
       const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: fileURLToPath(root) };
-      const args = ['--data', 'data/absa/train', '--taxonomy', 'home-services', '--out', out, '--seed', '1'];
+      const args = [
+        '--data',
+        'data/absa/train',
+        '--taxonomy',
+        'home-services',
+        '--calibration',
+        'data/absa/calibration.json',
+        '--out',
+        out,
+        '--seed',
+        '1',
+      ];
       expect(await trainAbsaCommand.run(args, io)).toBe(0);
       const committed = readFileSync(new URL('models/home-services-absa.json', root));
       expect(readFileSync(out).equals(committed)).toBe(true);

@@ -1,4 +1,4 @@
-import type { Taxonomy } from '../taxonomy.js';
+import type { Taxonomy } from '../insights/taxonomy.js';
 import type { AbsaScores, LabelledSentence } from './absa-eval.js';
 import { evaluateAbsa } from './evaluate.js';
 

@@ -2,15 +2,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { evalAbsaCommand } from '../../cli/commands/eval-absa.js';
+import { evalAbsaCommand } from '../cli/commands/eval-absa.js';
 import { readFileSync } from 'node:fs';
-import { createTaxonomyRegistry } from '../registry.js';
+import { createTaxonomyRegistry } from '../insights/registry.js';
 import { parseLabelledJsonl, type AbsaScores } from './absa-eval.js';
 import { crossValidateAbsa } from './cross-validate.js';
 
 // The labelled data lives beside the repository (shared/data/absa), never inside it: the SemEval files
 // may not be shipped (their README).
-const repoRoot = new URL('../../../', import.meta.url);
+const repoRoot = new URL('../../', import.meta.url);
 const dataDir = fileURLToPath(new URL('../shared/data/absa/', repoRoot));
 const present = existsSync(dataDir);
 if (!present && process.env.CI === 'true') throw new Error(`labelled data missing at ${dataDir} (required in CI)`);
@@ -31,27 +31,31 @@ async function evalAbsa(file: string, taxonomy: string, extra: string[] = []): P
 }
 
 /**
- * Targets (issue 9, detection F1 / polarity accuracy): home-services dev ≥ 90 / 90 with the shipped
- * model; frozen sets ≥ 85 / 85 (the first-pass figures in docs/insights.md: where a set misses the
- * target, its assertion is a ratchet at the first-pass level, never lowered). SemEval-2014 restaurants:
- * the cue rules (which still judge that taxonomy) keep a ratchet on train; the learned method is
- * trained on train and scored on test, the literature's protocol, and kept at the level it reached.
+ * Targets (detection F1 / polarity accuracy): home-services dev ≥ 90 / 90 with the shipped model;
+ * frozen sets ≥ 85 / 85 (the first-pass figures in docs/insights.md: where a set misses the target, its
+ * assertion is a ratchet at the first-pass level, never lowered); the real dev set (evaluation only)
+ * ≥ 85 / 88, a ratchet at the level reached until then. SemEval-2014 restaurants: the cue rules (which
+ * still judge that taxonomy) keep a ratchet on train; the learned method is trained on train and scored
+ * on test, the literature's protocol, and kept at the level it reached.
  */
 const frozenDir = fileURLToPath(new URL('data/absa/frozen/', repoRoot));
-const FROZEN: Record<string, { f1: number; polarity: number }> = {
-  'fresh-1.jsonl': { f1: 0.85, polarity: 0.85 },
-  'fresh-2.jsonl': { f1: 0.79, polarity: 0.85 },
-  'fresh-3.jsonl': { f1: 0.83, polarity: 0.85 },
-  'fresh-4.jsonl': { f1: 0.8, polarity: 0.85 },
-  'fresh-5.jsonl': { f1: 0.85, polarity: 0.85 },
-  'fresh-6.jsonl': { f1: 0.85, polarity: 0.85 },
+const FROZEN: Record<string, { sentences: number; f1: number; polarity: number }> = {
+  'fresh-1.jsonl': { sentences: 200, f1: 0.85, polarity: 0.85 },
+  'fresh-2.jsonl': { sentences: 200, f1: 0.79, polarity: 0.85 },
+  'fresh-3.jsonl': { sentences: 200, f1: 0.83, polarity: 0.85 },
+  'fresh-4.jsonl': { sentences: 200, f1: 0.8, polarity: 0.85 },
+  'fresh-5.jsonl': { sentences: 200, f1: 0.85, polarity: 0.85 },
+  'fresh-6.jsonl': { sentences: 200, f1: 0.85, polarity: 0.85 },
+  // Whole reviews, with their rating: first pass 84.3 / 97.6 and 82.4 / 93.3.
+  'f1-everyday.jsonl': { sentences: 398, f1: 0.84, polarity: 0.85 },
+  'f2-maps.jsonl': { sentences: 400, f1: 0.82, polarity: 0.85 },
 };
 
 describe('ABSA accuracy on the frozen home-services sets (shipped model)', () => {
   for (const [file, floor] of Object.entries(FROZEN)) {
     it(`${file}: detection F1 ≥ ${floor.f1}, polarity accuracy ≥ ${floor.polarity}`, async () => {
       const s = await evalAbsa(`${frozenDir}${file}`, 'home-services');
-      expect(s.sentences).toBe(200);
+      expect(s.sentences).toBe(floor.sentences);
       expect(s.detection.f1).toBeGreaterThanOrEqual(floor.f1);
       expect(s.polarity.accuracy).toBeGreaterThanOrEqual(floor.polarity);
     });
@@ -64,6 +68,15 @@ describe.skipIf(!present)('ABSA accuracy regression', () => {
     expect(s.sentences).toBe(300);
     expect(s.detection.f1).toBeGreaterThanOrEqual(0.9);
     expect(s.polarity.accuracy).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('the real dev set, each sentence in its review: ratchet at the level reached (target 85 / 88)', async () => {
+    const s = await evalAbsa('real-yelp-dev.jsonl', 'home-services');
+    expect(s.sentences).toBe(352);
+    expect(s.detection.f1).toBeGreaterThanOrEqual(RATCHET.realDev.f1);
+    expect(s.polarity.accuracy).toBeGreaterThanOrEqual(RATCHET.realDev.polarity);
+    // What the report counts is right more often than every detection is.
+    expect(s.reported.right).toBeGreaterThanOrEqual(RATCHET.realDev.reportedRight);
   });
 
   it('SemEval-2014 restaurants train: ratchet at the level reached (target 85 / 83 is on test)', async () => {
@@ -97,4 +110,8 @@ describe.skipIf(!present)('ABSA accuracy regression', () => {
   }, 60_000);
 });
 
-const RATCHET = { semevalTrain: { f1: 0.825, polarity: 0.72 }, semevalLearnedTest: { polarity: 0.775 } };
+const RATCHET = {
+  semevalTrain: { f1: 0.825, polarity: 0.72 },
+  semevalLearnedTest: { polarity: 0.775 },
+  realDev: { f1: 0.71, polarity: 0.91, reportedRight: 0.85 },
+};

@@ -1,12 +1,18 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { parseLabelledJsonl, type LabelledSentence } from '../insights/eval/absa-eval.js';
+import { parseLabelledJsonl, type LabelledSentence } from './absa-eval.js';
 
 /**
  * Labelled JSON Lines from files or folders (a folder means its `*.jsonl`, sorted by name, so a
  * training run does not depend on the order a shell expands a glob in).
  */
 export async function readLabelled(cwd: string, paths: readonly string[]): Promise<{ data: LabelledSentence[]; files: string[] }> {
+  const files = await readLabelledFiles(cwd, paths);
+  return { data: files.flatMap((f) => f.data), files: files.map((f) => f.name) };
+}
+
+/** The same, file by file (base names): cross-validation holds out whole files (one writer each). */
+export async function readLabelledFiles(cwd: string, paths: readonly string[]): Promise<Array<{ name: string; data: LabelledSentence[] }>> {
   const files: string[] = [];
   for (const p of paths) {
     const full = resolve(cwd, p);
@@ -15,13 +21,13 @@ export async function readLabelled(cwd: string, paths: readonly string[]): Promi
       files.push(...names.map((f) => join(full, f)));
     } else files.push(full);
   }
-  const data: LabelledSentence[] = [];
+  const out: Array<{ name: string; data: LabelledSentence[] }> = [];
   for (const f of files) {
     try {
-      data.push(...parseLabelledJsonl(await readFile(f, 'utf8')));
+      out.push({ name: basename(f), data: parseLabelledJsonl(await readFile(f, 'utf8')) });
     } catch (e) {
       throw new Error(`${f}: ${(e as Error).message}`, { cause: e });
     }
   }
-  return { data, files: files.map((f) => basename(f)) };
+  return out;
 }
