@@ -67,6 +67,8 @@ export const ConfigSchema = z
     SINCE_CACHE_BYTES: int(0).default(32 * 1024 * 1024),
     /** Memory the cached search answers of one snapshot may take. */
     SEARCH_CACHE_BYTES: int(0).default(8 * 1024 * 1024),
+    /** Memory the cached pages (HTML, sitemaps, llms.txt) of one snapshot may take. */
+    PAGE_CACHE_BYTES: int(0).default(16 * 1024 * 1024),
     /**
      * Behind a load balancer: which proxies' X-Forwarded-For to believe, so per-address limits see the
      * client, not the proxy. `true` (any) or comma-separated addresses/CIDRs; unset: none.

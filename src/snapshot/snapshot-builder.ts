@@ -12,6 +12,7 @@ import { createPublicDocFill } from './public-doc-fill.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import type { ReviewBytes, ReviewSource } from './review-bytes.js';
 import { assembleSnapshot, type RenderedDocuments, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
+import type { MemoBudgets } from './snapshot-memo.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
 /**
@@ -49,6 +50,8 @@ export interface SnapshotBuilderOptions {
   indexesAfter?: Promise<unknown>;
   /** A failure to store the public JSON a build computed: logged, the next start computes it again. */
   onError?(error: unknown): void;
+  /** The byte budgets of each snapshot's memo (configuration: SEARCH_CACHE_BYTES, ...). */
+  budgets?: Readonly<MemoBudgets>;
 }
 
 export interface SnapshotBuilder {
@@ -290,6 +293,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
           ...(options.seeded ? { seeded: options.seeded } : {}),
           ...(onDocuments ? { onDocuments } : {}),
           ...(options.indexesAfter ? { indexesAfter: options.indexesAfter } : {}),
+          ...(options.budgets ? { budgets: options.budgets } : {}),
         },
       );
       // From now on each entry's JSON is read from the new document: the strings can go.

@@ -12,6 +12,7 @@ import { datasetEnds } from './renderers/dataset.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import { writeReviewBytes, type ReviewBytes, type ReviewSource } from './review-bytes.js';
 import { searchIndexSteps, type SearchIndex } from './search-index.js';
+import { createSnapshotMemo, DEFAULT_MEMO_BUDGETS, type MemoBudgets, type SnapshotMemo } from './snapshot-memo.js';
 import { createTimeSlicer, runDeferred, runSliced, UNSLICED, type TimeSlicer } from './time-slice.js';
 
 /**
@@ -38,6 +39,11 @@ export interface Snapshot {
   publishedAt: number;
   /** The previous snapshot was published in the same second: dates alone cannot tell them apart. */
   publishedWeak: boolean;
+  /**
+   * What is kept of the answers computed from this snapshot, within the configured budgets
+   * (snapshot-memo.ts): it goes with the snapshot, so nothing outlives the data it came from.
+   */
+  memo: SnapshotMemo;
 }
 
 /**
@@ -186,11 +192,12 @@ export function buildSnapshot(
   previous: Snapshot | null = null,
   now = Date.now(),
   seeded: ReadonlyMap<string, SeededDocument> = new Map(),
+  budgets: Readonly<MemoBudgets> = DEFAULT_MEMO_BUDGETS,
 ): Promise<SnapshotBuild> {
   const view = buildView(state, urls);
   const reviewSources = view.reviews.map((r) => JSON.stringify(r));
   const parts = { view, reviewSources, version: state.version, changedAt: state.changedAt };
-  return assembleSnapshot(parts, renderers, previous, { now, seeded });
+  return assembleSnapshot(parts, renderers, previous, { now, seeded, budgets });
 }
 
 /** The indexes a snapshot answers lookups with: positions by id, and the search index. */
@@ -212,6 +219,8 @@ export interface AssembleOptions {
   now?: number;
   /** Slow documents an earlier process rendered, for a first snapshot (the document cache, issue 15). */
   seeded?: ReadonlyMap<string, SeededDocument>;
+  /** The byte budgets of the snapshot's memo (configuration); the defaults when absent. */
+  budgets?: Readonly<MemoBudgets>;
   /**
    * Told the rendered documents before the indexes are built (issue 15, fan-out): the WebSub hub starts
    * delivering the new topic bytes while the rest of the build runs. Called at most once, synchronously.
@@ -306,6 +315,7 @@ export async function assembleSnapshot(
     missing,
     publishedAt,
     publishedWeak: previous !== null && previous.version !== version && previous.publishedAt === publishedAt,
+    memo: createSnapshotMemo(options.budgets ?? DEFAULT_MEMO_BUDGETS),
   };
   return { snapshot, slow };
 }
@@ -323,12 +333,18 @@ export function withDocument(snapshot: Snapshot, landed: LandedDocument): Snapsh
     documents,
     documentVersions: new Map(snapshot.documentVersions).set(landed.name, landed.version),
     missing: new Set([...snapshot.missing].filter((name) => name !== landed.name)),
+    memo: snapshot.memo.forNewDocuments(),
   };
 }
 
 /** A snapshot with every document rendered: for one-shot tools and tests, which can wait. */
-export async function renderSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Promise<Snapshot> {
-  const { snapshot, slow } = await buildSnapshot(state, urls, renderers);
+export async function renderSnapshot(
+  state: DatasetState,
+  urls: ServiceUrls,
+  renderers: readonly DocumentRenderer[],
+  options: Pick<AssembleOptions, 'budgets'> = {},
+): Promise<Snapshot> {
+  const { snapshot, slow } = await buildSnapshot(state, urls, renderers, null, Date.now(), new Map(), options.budgets);
   let out = snapshot;
   for (const landed of await Promise.all(slow)) out = withDocument(out, landed);
   return out;
