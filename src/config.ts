@@ -63,6 +63,8 @@ export const ConfigSchema = z
     KEEP_ALIVE_TIMEOUT_MS: int(100).default(5_000),
     /** Open connections per client address; more are answered 503 and closed. 0: no cap (behind a proxy). */
     MAX_CONNECTIONS_PER_ADDRESS: int(0).default(128),
+    /** How long writing an answer may wait for the client to read before the connection is closed. */
+    WRITE_TIMEOUT_MS: int(1000).default(30_000),
     /** Memory the cached since answers of one snapshot may take. */
     SINCE_CACHE_BYTES: int(0).default(32 * 1024 * 1024),
     /** Memory the cached search answers of one snapshot may take. */

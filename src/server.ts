@@ -194,6 +194,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
         keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
         maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+        writeTimeoutMs: config.WRITE_TIMEOUT_MS,
       },
       ops: {
         metrics,

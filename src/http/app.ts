@@ -7,7 +7,8 @@ import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { createClientAddress } from './client-address.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
 import { EXPOSED_HEADERS } from './cors.js';
-import { serveFastPaths, type AnswerRoutes } from './fast-path.js';
+import { sendPreparedWith, serveRequests, type AnswerRoutes } from './fast-path.js';
+import { createPreparedWriter } from './prepared-response.js';
 import { createOpenApiTransforms } from './openapi-document.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerProtocolEdges } from './protocol-edges.js';
@@ -51,6 +52,8 @@ export interface HttpLimits {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnectionsPerAddress: number;
+  /** How long a write may wait for the client to read before the connection is closed. */
+  writeTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: HttpLimits = {
@@ -59,7 +62,11 @@ export const DEFAULT_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnectionsPerAddress: 128,
+  writeTimeoutMs: 30_000,
 };
+
+/** Pipelined requests a connection may have waiting for their turn before it is no longer read. */
+const MAX_WAITING_PER_CONNECTION = 32;
 
 /** Fastify's default request ids (`req-1`, `req-2`, ...), one sequence shared with the fast paths' log lines. */
 function createRequestIds(): () => string {
@@ -130,13 +137,17 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', async (request, reply) => {
     answered(request.raw, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime, String(request.id));
   });
-  // The routes whose answers are taken before Fastify (fast-path.ts), filled as they register.
+  // The routes whose answers are taken before Fastify (fast-path.ts), filled as they register, and the
+  // one writer of prepared responses, which both paths use.
   const answers: AnswerRoutes = new Map();
-  if (deps.fastPath !== false)
-    serveFastPaths(app, {
-      routes: answers,
-      answered: (request, route, status, startedAt) => answered(request, route, status, performance.now() - startedAt, genReqId()),
-    });
+  const write = createPreparedWriter({ writeTimeoutMs: limits.writeTimeoutMs });
+  const kit = { answers, send: sendPreparedWith(write) };
+  serveRequests(app, {
+    ...(deps.fastPath !== false ? { routes: answers } : {}),
+    write,
+    maxWaiting: MAX_WAITING_PER_CONNECTION,
+    answered: (request, route, status, startedAt) => answered(request, route, status, performance.now() - startedAt, genReqId()),
+  });
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -181,11 +192,11 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     ...deps.ops,
   });
-  registerDatasetRoutes(app, { ...deps, answers });
-  registerReviewRoutes(app, { ...deps, answers });
-  registerSiteRoutes(app, deps);
+  registerDatasetRoutes(app, { ...deps, ...kit });
+  registerReviewRoutes(app, { ...deps, ...kit });
+  registerSiteRoutes(app, { ...deps, send: kit.send });
   for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods });
-  registerOpenApiRoute(app);
+  registerOpenApiRoute(app, kit.send);
   await app.ready();
   return app;
 }

@@ -13,30 +13,93 @@ export type HeaderList = readonly string[];
 /**
  * One answer, complete: status, every header in the order written, body. Every answer built from a
  * representation is one of these, and every path that sends it (the route Fastify runs, or the same
- * route's answer taken before Fastify, `fast-path.ts`) writes it with `writePrepared`, so the two
+ * route's answer taken before Fastify, `fast-path.ts`) writes it with the app's one writer, so the two
  * cannot differ.
  */
 export interface PreparedResponse {
   status: number;
   headers: HeaderList;
-  /** Empty for a 304; a HEAD answer sends the headers of the GET and no body (RFC 9110 §9.3.2). */
-  body: Buffer;
+  /**
+   * Empty for a 304; a HEAD answer sends the headers of the GET and no body (RFC 9110 §9.3.2). Parts
+   * are written in order: views of bytes the snapshot holds are sent without a copy.
+   */
+  body: Buffer | readonly Buffer[];
   /** Called once the body has been handed to the socket: a body in a reused buffer goes back. */
   release?(): void;
 }
 
 export const EMPTY_BODY = Buffer.alloc(0);
 
-/** Writes `prepared` as the whole answer to a request (`head`: its method was HEAD). */
-export function writePrepared(response: ServerResponse, prepared: PreparedResponse, head: boolean): void {
-  response.writeHead(prepared.status, prepared.headers as string[]);
-  const { body, release } = prepared;
-  if (head || body.length === 0) {
-    response.end();
-    release?.();
-  } else if (release) {
-    // 'finish': the last write, this body's, has been handed to the socket; a pipelined answer still
-    // waiting in memory keeps its bytes until then.
-    response.end(body, release);
-  } else response.end(body);
+/** Writes a prepared response as the whole answer to a request (`head`: its method was HEAD). */
+export type PreparedWriter = (response: ServerResponse, prepared: PreparedResponse, head: boolean) => void;
+
+/** Bytes handed to the socket at a time: between two pieces of a larger body the writer waits for 'drain'. */
+const PIECE = 64 * 1024;
+
+/**
+ * The one writer of prepared responses. It respects the socket's backpressure: a body larger than a
+ * piece is handed over a piece at a time, the next once the socket has drained (parts that are views of
+ * the snapshot's bytes stay views). An answer that stops moving is given up: the socket is destroyed
+ * once a write has waited `writeTimeoutMs` for the client to read, so a client that never reads holds
+ * nothing for longer than that.
+ */
+export function createPreparedWriter(options: { writeTimeoutMs: number }): PreparedWriter {
+  const { writeTimeoutMs } = options;
+  return (response, prepared, head) => {
+    response.writeHead(prepared.status, prepared.headers as string[]);
+    const { body, release } = prepared;
+    const parts: readonly Buffer[] = Buffer.isBuffer(body) ? [body] : body;
+    if (head || parts.every((p) => p.length === 0)) {
+      response.end();
+      release?.();
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = () => {
+      timer = undefined;
+      response.destroy();
+    };
+    /** Waits for the client to read what is buffered, at most writeTimeoutMs. */
+    const waitFor = (event: 'drain' | 'finish', then?: () => void) => {
+      timer = setTimeout(stalled, writeTimeoutMs);
+      timer.unref();
+      const settled = () => clearTimeout(timer);
+      response.once('close', settled);
+      response.once(event, () => {
+        settled();
+        response.off('close', settled);
+        then?.();
+      });
+    };
+    const finish = () => {
+      release?.();
+    };
+    if (parts.length === 1 && parts[0]!.length <= PIECE) {
+      // 'finish': the last write, this body's, has been handed to the socket; a pipelined answer still
+      // waiting in memory keeps its bytes until then.
+      response.end(parts[0], finish);
+      if ((response.socket?.writableLength ?? 0) > 0) waitFor('finish');
+      return;
+    }
+    let part = 0;
+    let offset = 0;
+    const pump = () => {
+      for (;;) {
+        const buffer = parts[part]!;
+        const piece = buffer.subarray(offset, offset + PIECE);
+        offset += piece.length;
+        if (offset >= buffer.length) {
+          part++;
+          offset = 0;
+        }
+        if (part >= parts.length) {
+          response.end(piece, finish);
+          if ((response.socket?.writableLength ?? 0) > 0) waitFor('finish');
+          return;
+        }
+        if (!response.write(piece)) return waitFor('drain', pump);
+      }
+    };
+    pump();
+  };
 }

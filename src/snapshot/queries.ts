@@ -4,9 +4,9 @@ import { projectReviewJson } from '../domain/review-fields.js';
 import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, createRepresentationWithEtag, type Representation } from './rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
-import { joinAnswer, type ReviewBytes } from './review-bytes.js';
+import type { ReviewBytes } from './review-bytes.js';
 import type { SearchPage } from './search-index.js';
-import { memoValue } from './snapshot-memo.js';
+import { memoBucket, memoValue } from './snapshot-memo.js';
 import type { Snapshot } from './snapshot.js';
 
 /**
@@ -199,20 +199,62 @@ export function sinceDateIssue(date: string): Issue {
 }
 
 /**
- * The since answer `{ since, count, total, reviews }`: every published review dated on or after `date`,
- * newest first, at most `limit` of them (MCP's cap; REST asks for all).
+ * The since answer `{ since, count, total, reviews }` in three parts: every published review dated on
+ * or after `date`, newest first, at most `limit` of them (MCP's cap; REST asks for all). Positions are
+ * newest first, so the reviews are one contiguous slice of the snapshot's bytes: `reviews` is a view of
+ * them, never a copy. Every date before the first review is the same reviews, whatever the date.
  */
-export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { body: Buffer; count: number } {
-  const total = sinceEnd(snapshot, date);
-  const count = Math.min(total, limit ?? total);
-  // Positions are newest first: the answer's reviews are one contiguous slice of the snapshot's bytes.
-  const head = `{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[`;
-  return { body: joinAnswer(head, [snapshot.reviewBytes.range(0, count)], ']}'), count };
+export interface SinceParts {
+  head: Buffer;
+  reviews: Buffer;
+  tail: Buffer;
+  count: number;
+  length: number;
 }
 
-/** `GET /api/reviews/since/{date}`: the since answer as a representation of this snapshot. */
+const SINCE_TAIL = Buffer.from(']}');
+
+export function sinceParts(snapshot: Snapshot, date: string, limit?: number): SinceParts {
+  const total = sinceEnd(snapshot, date);
+  const count = Math.min(total, limit ?? total);
+  const head = Buffer.from(`{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[`);
+  const reviews = snapshot.reviewBytes.range(0, count);
+  return { head, reviews, tail: SINCE_TAIL, count, length: head.length + reviews.length + SINCE_TAIL.length };
+}
+
+/** The since answer as one buffer (a copy: for tools and tests; REST sends the parts). */
+export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { body: Buffer; count: number } {
+  const parts = sinceParts(snapshot, date, limit);
+  return { body: Buffer.concat([parts.head, parts.reviews, parts.tail], parts.length), count: parts.count };
+}
+
+/** The digest of the first `count` reviews' bytes, kept per snapshot by count (SINCE_CACHE_BYTES). */
+const SINCE_RANGES = memoBucket<{ digest: string; bytes: number }>('since', 'review range digests');
+
+/**
+ * The strong ETag of a since answer: the SHA-256 of its head (date, count, total) and of the digest of
+ * its reviews' bytes. The same bytes give the same tag on every replica and after restarts; the reviews'
+ * digest is computed once per snapshot and range, so distinct dates that resolve to the same reviews
+ * (every date before the first review) hash them once, not once each.
+ */
+export function sinceTag(snapshot: Snapshot, parts: SinceParts): string {
+  const ranges = snapshot.memo.bucket(SINCE_RANGES);
+  const key = String(parts.count);
+  let range = ranges.peek(key);
+  if (!range) ranges.put(key, (range = { digest: hash('sha256', parts.reviews, 'base64url'), bytes: 64 }));
+  return `"${hash('sha256', `since\n${parts.head.toString('utf8')}\n${range.digest}`, 'base64url').slice(0, 32)}"`;
+}
+
+/** `GET /api/reviews/since/{date}` as one representation (a copy of the bytes: for tools and tests). */
 export function reviewsSince(snapshot: Snapshot, date: string): Representation {
-  return answerRepresentation(snapshot, sinceAnswer(snapshot, date).body);
+  const parts = sinceParts(snapshot, date);
+  return createRepresentationWithEtag(
+    Buffer.concat([parts.head, parts.reviews, parts.tail], parts.length),
+    JSON_MEDIA_TYPE,
+    sinceTag(snapshot, parts),
+    snapshot.publishedAt,
+    snapshot.publishedWeak,
+  );
 }
 
 /**

@@ -96,8 +96,8 @@ describe('a memo bucket: answers within a byte budget', () => {
 });
 
 describe('a snapshot memo: named buckets with the budgets it was given', () => {
-  const data = memoBucket<MemoEntry>('search', { readsDocuments: false });
-  const pages = memoBucket<MemoEntry>('pages', { readsDocuments: true });
+  const data = memoBucket<MemoEntry>('search', 'answers');
+  const pages = memoBucket<MemoEntry>('pages', 'pages');
   const parsed = memoValue<{ n: number }>('parsed', { readsDocuments: true });
   const tags = memoValue<{ n: number }>('tags', { readsDocuments: false });
 
@@ -109,6 +109,21 @@ describe('a snapshot memo: named buckets with the budgets it was given', () => {
     // Another memo (another snapshot) has buckets of its own.
     expect(createSnapshotMemo().bucket(data)).not.toBe(memo.bucket(data));
     expect(createSnapshotMemo().bucket(data).budget).toBe(DEFAULT_MEMO_BUDGETS.search);
+  });
+
+  it('keeps the keys of two handles of one bucket apart, within the one budget', () => {
+    const memo = createSnapshotMemo({ ...DEFAULT_MEMO_BUDGETS, search: 250 });
+    const other = memoBucket<MemoEntry>('search', 'other answers');
+    memo.bucket(data).put('k', { bytes: 100 });
+    expect(memo.bucket(other).peek('k')).toBeUndefined();
+    memo.bucket(other).put('k', { bytes: 100 });
+    expect(memo.bucket(data).peek('k')).toBeDefined();
+    // Both count against the bucket's budget: a third answer pushes out the least recently used (the
+    // other handle's `k`: the first handle's was just asked for).
+    memo.bucket(other).put('j', { bytes: 100 });
+    expect(memo.bucket(data).bytes()).toBeLessThanOrEqual(250);
+    expect(memo.bucket(other).peek('k')).toBeUndefined();
+    expect(memo.bucket(data).peek('k')).toBeDefined();
   });
 
   it('computes a value once', () => {

@@ -6,8 +6,8 @@
  * (a parsed document, the headers a route shares).
  *
  * A caller reaches a bucket or a value through a handle it defines once (`memoBucket`, `memoValue`):
- * the handle names the budget, the type held and whether a copy of the snapshot with another document
- * (`withDocument`) may keep what it holds.
+ * the handle names the bucket (whose budget its answers share with every other handle of that bucket)
+ * and its own part of the bucket's keys, and carries the type held.
  */
 
 /** Byte budgets of the named buckets (README "Limits"). 0 keeps nothing in that bucket. */
@@ -22,6 +22,12 @@ export interface MemoBudgets {
 
 export type MemoBucketName = keyof MemoBudgets;
 
+/**
+ * Whether a bucket's answers read the snapshot's documents (the pages read the insights) or only its
+ * data: a copy of the snapshot with a newly landed document keeps the buckets that do not.
+ */
+const READS_DOCUMENTS: Readonly<Record<MemoBucketName, boolean>> = { search: false, since: false, pages: true };
+
 export const DEFAULT_MEMO_BUDGETS: Readonly<MemoBudgets> = Object.freeze({
   search: 8 * 1024 * 1024,
   since: 32 * 1024 * 1024,
@@ -33,11 +39,10 @@ export interface MemoEntry {
   readonly bytes: number;
 }
 
-/** Which bucket a caller uses, and for what. */
+/** Which bucket a caller uses, and its part of the bucket's keys. */
 export interface MemoBucketHandle<T extends MemoEntry> {
-  readonly budget: MemoBucketName;
-  /** True when the answers depend on the snapshot's documents (pages read the insights), not only its data. */
-  readonly readsDocuments: boolean;
+  readonly bucket: MemoBucketName;
+  readonly name: string;
   /** Never set: carries the type. */
   readonly _type?: T;
 }
@@ -48,8 +53,8 @@ export interface MemoValueHandle<T> {
   readonly _type?: T;
 }
 
-export function memoBucket<T extends MemoEntry>(budget: MemoBucketName, options: { readsDocuments: boolean }): MemoBucketHandle<T> {
-  return { budget, readsDocuments: options.readsDocuments };
+export function memoBucket<T extends MemoEntry>(bucket: MemoBucketName, name: string): MemoBucketHandle<T> {
+  return { bucket, name };
 }
 
 export function memoValue<T>(name: string, options: { readsDocuments: boolean }): MemoValueHandle<T> {
@@ -173,21 +178,41 @@ export function createMemoBucket<T extends object>(budget: number, sizeOf: (answ
 }
 
 interface MemoState {
-  buckets: Map<MemoBucketHandle<MemoEntry>, MemoBucket<MemoEntry>>;
+  buckets: Map<MemoBucketName, MemoBucket<MemoEntry>>;
+  /** Each handle's view of its bucket (its keys prefixed with its name). */
+  views: Map<MemoBucketHandle<MemoEntry>, MemoBucket<MemoEntry>>;
   values: Map<MemoValueHandle<unknown>, unknown>;
+}
+
+/** `bucket` as seen by one handle: its keys apart from every other handle's. */
+function viewOf<T extends MemoEntry>(bucket: MemoBucket<MemoEntry>, name: string): MemoBucket<T> {
+  const prefix = `${name}\n`;
+  const inner = bucket as MemoBucket<T>;
+  return {
+    budget: bucket.budget,
+    peek: (key) => inner.peek(prefix + key),
+    put: (key, answer) => inner.put(prefix + key, answer),
+    get: (key, compute) => inner.get(prefix + key, compute),
+    askedBefore: (key) => inner.askedBefore(prefix + key),
+    bytes: () => inner.bytes(),
+  };
 }
 
 /** A snapshot's memo, its buckets within `budgets`. */
 export function createSnapshotMemo(budgets: Readonly<MemoBudgets> = DEFAULT_MEMO_BUDGETS): SnapshotMemo {
-  return memoOf(budgets, { buckets: new Map(), values: new Map() });
+  return memoOf(budgets, { buckets: new Map(), views: new Map(), values: new Map() });
 }
 
 function memoOf(budgets: Readonly<MemoBudgets>, state: MemoState): SnapshotMemo {
   return {
     bucket<T extends MemoEntry>(handle: MemoBucketHandle<T>): MemoBucket<T> {
-      let bucket = state.buckets.get(handle);
-      if (!bucket) state.buckets.set(handle, (bucket = createMemoBucket<MemoEntry>(budgets[handle.budget], (a) => a.bytes)));
-      return bucket as MemoBucket<T>;
+      const known = state.views.get(handle);
+      if (known) return known as MemoBucket<T>;
+      let bucket = state.buckets.get(handle.bucket);
+      if (!bucket) state.buckets.set(handle.bucket, (bucket = createMemoBucket<MemoEntry>(budgets[handle.bucket], (a) => a.bytes)));
+      const view = viewOf<T>(bucket, handle.name);
+      state.views.set(handle, view);
+      return view;
     },
     value<T>(handle: MemoValueHandle<T>, compute: () => T): T {
       if (state.values.has(handle)) return state.values.get(handle) as T;
@@ -196,8 +221,9 @@ function memoOf(budgets: Readonly<MemoBudgets>, state: MemoState): SnapshotMemo 
       return value;
     },
     forNewDocuments() {
-      const carried: MemoState = { buckets: new Map(), values: new Map() };
-      for (const [handle, bucket] of state.buckets) if (!handle.readsDocuments) carried.buckets.set(handle, bucket);
+      const carried: MemoState = { buckets: new Map(), views: new Map(), values: new Map() };
+      for (const [name, bucket] of state.buckets) if (!READS_DOCUMENTS[name]) carried.buckets.set(name, bucket);
+      for (const [handle, view] of state.views) if (!READS_DOCUMENTS[handle.bucket]) carried.views.set(handle, view);
       for (const [handle, value] of state.values) if (!handle.readsDocuments) carried.values.set(handle, value);
       return memoOf(budgets, carried);
     },

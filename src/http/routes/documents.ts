@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ServiceUrls } from '../../domain/urls.js';
 import { memoValue, type MemoValueHandle } from '../../snapshot/snapshot-memo.js';
 import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.js';
-import { answerHandler, sendPrepared, type AnswerRoutes, type RouteAnswer } from '../fast-path.js';
+import { answerHandler, type RouteAnswer, type ServeKit } from '../fast-path.js';
 import { problemFor, ProblemSchema, sendProblem } from '../problem.js';
 import { prepareRepresentation, type PreparedRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
@@ -37,7 +37,7 @@ export interface DocumentRoute {
  */
 export function registerDocumentRoute(
   app: FastifyInstance,
-  deps: { snapshots: SnapshotSource; urls: ServiceUrls; answers: AnswerRoutes },
+  deps: { snapshots: SnapshotSource; urls: ServiceUrls } & ServeKit,
   route: DocumentRoute,
 ): void {
   const topicHeaders: ResponseHeader[] = route.topic ? ['Link'] : [];
@@ -80,10 +80,10 @@ export function registerDocumentRoute(
       },
     },
     // Every published snapshot holds its documents; only a cold start may wait for its first insights.
-    handler: answerHandler(answer, async (request, reply) => {
+    handler: answerHandler(deps.send, answer, async (request, reply) => {
       await completeSnapshot(deps.snapshots);
       const later = answer(request.raw);
-      if (later) return sendPrepared(request, reply, await later);
+      if (later) return deps.send(request, reply, await later);
       // The first rendering failed and there is no earlier one to serve (the failure is logged).
       reply.header('Retry-After', '2');
       return sendProblem(reply, problemFor('unavailable', `${route.url} is not rendered yet; retry shortly.`));

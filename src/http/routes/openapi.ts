@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createRepresentation } from '../../snapshot/rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
-import { sendPrepared } from '../fast-path.js';
+import type { SendPrepared } from '../fast-path.js';
 import { loadOpenApiGenerator } from '../openapi-document.js';
 import { prepareRepresentation, type PreparedRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
@@ -11,7 +11,7 @@ import { rejectOtherMethods } from './methods.js';
  * ones the handlers validate with. Rendered once, on the first request after the app is ready; the
  * generator loads then too (issue 14).
  */
-export function registerOpenApiRoute(app: FastifyInstance): void {
+export function registerOpenApiRoute(app: FastifyInstance, send: SendPrepared): void {
   let doc: PreparedRepresentation | null = null;
   app.get('/.well-known/openapi.json', { schema: { hide: true } }, async (request, reply) => {
     if (!doc) {
@@ -20,7 +20,7 @@ export function registerOpenApiRoute(app: FastifyInstance): void {
         vary: 'Accept-Encoding',
       });
     }
-    return sendPrepared(request, reply, await doc.answer(request.raw));
+    return send(request, reply, await doc.answer(request.raw));
   });
   rejectOtherMethods(app, '/.well-known/openapi.json');
 }

@@ -8,27 +8,33 @@ import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../..
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
 import { withDecodedCursor, type SearchQuery } from '../../domain/search-query.js';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
+import { codedEtag, compress, type ContentCoding } from '../../snapshot/rendered-document.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
 import { memoBucket, memoValue } from '../../snapshot/snapshot-memo.js';
 import {
   answerRepresentation,
   answerValidators,
   findReview,
-  reviewsSince,
+  sinceParts,
+  sinceTag,
   searchAnswer,
   searchBody,
   searchRepresentation,
   sinceDateIssue,
 } from '../../snapshot/queries.js';
 import { isNotModified } from '../conditional.js';
-import { answerHandler, sendPrepared, type AnswerRoutes, type RouteAnswer } from '../fast-path.js';
+import { answerHandler, type RouteAnswer, type ServeKit } from '../fast-path.js';
 import { negotiateCoding } from '../negotiation.js';
 import type { HeaderList, PreparedResponse } from '../prepared-response.js';
 import {
   answerHeaders,
   notModifiedResponse,
   okHeaders,
+  PER_REQUEST_COMPRESS_MAX,
+  prepareAnswer,
   prepareRepresentation,
+  sourceOf,
+  type AnswerSource,
   type PreparedRepresentation,
   type ResponseFrame,
 } from '../representation.js';
@@ -45,15 +51,14 @@ const QUERY_FRAME: ResponseFrame = { vary: 'Accept-Encoding' };
  * (SEARCH_CACHE_BYTES): the same snapshot and query string always give the same bytes, and clients
  * repeat searches (a page's filters, polling). A repeat is a lookup and a write.
  */
-export const SEARCH_ANSWERS = memoBucket<PreparedRepresentation>('search', { readsDocuments: false });
+export const SEARCH_ANSWERS = memoBucket<PreparedRepresentation>('search', 'prepared search answers');
 /** Since answers kept per snapshot by date (SINCE_CACHE_BYTES): polling clients ask for the same date. */
-export const SINCE_ANSWERS = memoBucket<PreparedRepresentation>('since', { readsDocuments: false });
+export const SINCE_ANSWERS = memoBucket<PreparedRepresentation>('since', 'prepared since answers');
 /** The headers every query answer of a snapshot starts with (CORS, Vary, Cache-Control, Last-Modified). */
 const QUERY_HEADERS = memoValue<HeaderList>('query answer headers', { readsDocuments: false });
 
-interface Deps {
+interface Deps extends ServeKit {
   snapshots: { current(): Snapshot };
-  answers: AnswerRoutes;
 }
 
 export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
@@ -72,7 +77,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
         400: badRequestResponse,
       },
     },
-    handler: answerHandler(search, () => Promise.reject(new Error('a search always has an answer'))),
+    handler: answerHandler(deps.send, search, () => Promise.reject(new Error('a search always has an answer'))),
   });
   rejectOtherMethods(app, '/api/reviews/search');
   deps.answers.set('/api/reviews/search', search);
@@ -100,10 +105,12 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       const answers = snapshot.memo.bucket(SINCE_ANSWERS);
       let prepared = answers.peek(date);
       if (!prepared) {
-        const fresh = prepareRepresentation(reviewsSince(snapshot, date), QUERY_FRAME, () => answers.put(date, fresh));
-        answers.put(date, (prepared = fresh));
+        const fresh = prepareAnswer(sinceSource(snapshot, date), QUERY_FRAME, () => answers.put(date, fresh));
+        // Kept from a date's second request: polling clients repeat theirs, one-off dates are not kept.
+        if (answers.askedBefore(date)) answers.put(date, fresh);
+        prepared = fresh;
       }
-      return sendPrepared(request, reply, await prepared.answer(request.raw));
+      return deps.send(request, reply, await prepared.answer(request.raw));
     },
   });
   rejectOtherMethods(app, '/api/reviews/since/:date');
@@ -127,11 +134,40 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       const review = findReview(snapshot, id);
       if (!review) throw new AppError('not_found', 'There is no published review with that id.');
       const json = `{"review":${review.json}}`;
-      const prepared = prepareRepresentation(answerRepresentation(snapshot, json), QUERY_FRAME);
-      return sendPrepared(request, reply, await prepared.answer(request.raw));
+      const prepared = prepareAnswer(sourceOf(answerRepresentation(snapshot, json), true), QUERY_FRAME);
+      return deps.send(request, reply, await prepared.answer(request.raw));
     },
   });
   rejectOtherMethods(app, '/api/reviews/:id');
+}
+
+/**
+ * A since answer as it is sent: its head and tail, and between them a view of the snapshot's bytes of
+ * its reviews (every date before the first review shares all of them, uncopied), with a tag hashed from
+ * its parts (sinceTag). It holds only its head and tail of its own, and is compressed only when small
+ * enough to compress per request.
+ */
+function sinceSource(snapshot: Snapshot, date: string): AnswerSource {
+  const parts = sinceParts(snapshot, date);
+  const etag = sinceTag(snapshot, parts);
+  const body = [parts.head, parts.reviews, parts.tail];
+  return {
+    body,
+    length: parts.length,
+    contentType: JSON_MEDIA_TYPE,
+    etag,
+    lastModified: snapshot.publishedAt,
+    ...(snapshot.publishedWeak ? { weakDate: true } : {}),
+    ownBytes: parts.head.length + parts.tail.length,
+    ...(parts.length <= PER_REQUEST_COMPRESS_MAX
+      ? {
+          encoded: async (coding: ContentCoding) => ({
+            body: await compress(Buffer.concat(body, parts.length), coding),
+            etag: codedEtag(etag, coding),
+          }),
+        }
+      : {}),
+  };
 }
 
 /** The search query of a request's query string (the parser Fastify's router uses); throws the 400 problem. */
@@ -176,7 +212,7 @@ function answerOnce(
 ): PreparedResponse | Promise<PreparedResponse> {
   // Compressed or not, and so its tag, depends on the size of the body: the whole answer decides.
   if (negotiateCoding(request.headers['accept-encoding']) !== null)
-    return prepareRepresentation(searchRepresentation(snapshot, query), QUERY_FRAME).answer(request);
+    return prepareAnswer(sourceOf(searchRepresentation(snapshot, query), true), QUERY_FRAME).answer(request);
   const start = snapshot.memo.value(QUERY_HEADERS, () => answerHeaders(snapshot.publishedAt, QUERY_FRAME));
   const { positions, envelope, etag } = searchAnswer(snapshot, query);
   if (isNotModified(request.headers, answerValidators(snapshot, etag))) return notModifiedResponse(start, etag);

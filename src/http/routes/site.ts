@@ -21,7 +21,7 @@ import { siteContext, type SiteContext } from '../../site/site-context.js';
 import { createRepresentation, type Representation } from '../../snapshot/rendered-document.js';
 import { memoBucket } from '../../snapshot/snapshot-memo.js';
 import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.js';
-import { sendPrepared } from '../fast-path.js';
+import type { SendPrepared } from '../fast-path.js';
 import { parseWeightedList } from '../negotiation.js';
 import { prepareRepresentation, type PreparedRepresentation, type ResponseFrame } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
@@ -29,6 +29,7 @@ import { rejectOtherMethods } from './methods.js';
 interface Deps {
   snapshots: SnapshotSource;
   urls: ServiceUrls;
+  send: SendPrepared;
 }
 
 type Build = (ctx: SiteContext) => { rep: Representation; status: number };
@@ -39,7 +40,7 @@ type Build = (ctx: SiteContext) => { rep: Representation; status: number };
  * a copy of the snapshot with newer ones starts empty too. /reviews takes arbitrary filters: a listing
  * is kept from its second request on, so one-off filters do not push out the pages asked again and again.
  */
-export const PAGES = memoBucket<PreparedRepresentation>('pages', { readsDocuments: true });
+export const PAGES = memoBucket<PreparedRepresentation>('pages', 'prepared pages');
 
 const NOSNIFF = ['x-content-type-options', 'nosniff'];
 /** A page's headers before the caching ones: its CSP (contract §7), then what every page sends. */
@@ -79,7 +80,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
       if (ctx.complete && (!listing || pages.askedBefore(key))) pages.put(key, fresh);
       prepared = fresh;
     }
-    return sendPrepared(request, reply, await prepared.answer(request.raw));
+    return deps.send(request, reply, await prepared.answer(request.raw));
   };
   const page =
     (render: (ctx: SiteContext) => PageResult): Build =>
@@ -93,11 +94,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
       const body = render(ctx);
       return {
         status: body === null ? 404 : 200,
-        rep: createRepresentation(
-          body ?? 'Not found\n',
-          body === null ? 'text/plain; charset=utf-8' : contentType,
-          Date.parse(ctx.view.updatedAt),
-        ),
+        rep: createRepresentation(body ?? 'Not found\n', body === null ? 'text/plain; charset=utf-8' : contentType, Date.parse(ctx.view.updatedAt)),
       };
     };
   const route = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => {
@@ -220,7 +217,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
   ) => {
     let prepared = statics.get(url);
     if (!prepared) statics.set(url, (prepared = prepareRepresentation(load(), frame)));
-    return sendPrepared(request, reply, await prepared.answer(request.raw));
+    return deps.send(request, reply, await prepared.answer(request.raw));
   };
   route('/widget.js', (request, reply) => serveStatic(request, reply, '/widget.js', assets.widget, { vary: 'Accept-Encoding' }));
   for (const url of ASSET_PATHS) route(url, (request, reply) => serveStatic(request, reply, url, () => assets.asset(url)!, textFrame));
