@@ -11,7 +11,14 @@ import type { ServiceUrls } from '../domain/urls.js';
 import { createPublicDocFill } from './public-doc-fill.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import type { ReviewBytes, ReviewSource } from './review-bytes.js';
-import { assembleSnapshot, type RenderedDocuments, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
+import {
+  assembleSnapshot,
+  lastChange,
+  type RenderedDocuments,
+  type SeededDocument,
+  type Snapshot,
+  type SnapshotBuild,
+} from './snapshot.js';
 import type { MemoBudgets } from './snapshot-memo.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
@@ -281,7 +288,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         business: header.business ?? EMPTY_BUSINESS,
         reviews,
         aggregate: computeAggregate(reviews),
-        updatedAt: newest ?? new Date(0).toISOString(),
+        updatedAt: lastChange([newest], header.changedAt),
         urls: options.urls,
       };
       const built = await assembleSnapshot(

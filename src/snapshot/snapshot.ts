@@ -130,7 +130,14 @@ export interface SnapshotBuild {
   slow: Promise<LandedDocument>[];
 }
 
-function newestTimestamp(stamps: Iterable<string | null>): string {
+/**
+ * The published data's last change as its documents show it (`updated_at` of /reviews.json, Atom's
+ * `<updated>`, the sitemap's `lastmod`): the newest of `stamps`, but never later than the commit of the
+ * change that is being published (`committedAt`, the store's changed_at, the same on every replica), so
+ * a record's `updated_at` in 2099 does not date the whole dataset in 2099. The headers' Last-Modified
+ * follows its own rule (`publicationTime`).
+ */
+export function lastChange(stamps: Iterable<string | null>, committedAt?: string | null): string {
   let best = new Date(0).toISOString();
   let bestMs = Date.parse(best);
   for (const s of stamps) {
@@ -140,7 +147,8 @@ function newestTimestamp(stamps: Iterable<string | null>): string {
       bestMs = ms;
     }
   }
-  return best;
+  const limit = committedAt ? Date.parse(committedAt) : Number.NaN;
+  return limit < bestMs ? new Date(limit).toISOString() : best;
 }
 
 /**
@@ -165,7 +173,7 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
     business,
     reviews,
     aggregate: computeAggregate(reviews),
-    updatedAt: newestTimestamp([state.businessUpdatedAt, ...reviews.map((r) => r.updated_at)]),
+    updatedAt: lastChange([state.businessUpdatedAt, ...reviews.map((r) => r.updated_at)], state.changedAt),
     urls,
   };
 }
@@ -279,6 +287,9 @@ export async function assembleSnapshot(
       })),
     );
   }
+  // A change that left the published data as it was (an edit of an unpublished review, a version bump)
+  // publishes nothing: answers keep their dates, so Last-Modified says nothing about unpublished records.
+  const unchanged = previous !== null && sameData(previous, reviewBytes, documents);
   // Every document is final here (the slow ones carried or missing): the topic bytes exist, the
   // seconds of index work at 100k reviews come after (issue 15, fan-out).
   options.onDocuments?.({ version, documents });
@@ -313,11 +324,27 @@ export async function assembleSnapshot(
     documents,
     documentVersions,
     missing,
-    publishedAt,
-    publishedWeak: previous !== null && previous.version !== version && previous.publishedAt === publishedAt,
+    publishedAt: unchanged ? previous.publishedAt : publishedAt,
+    publishedWeak: unchanged
+      ? previous.publishedWeak
+      : previous !== null && previous.version !== version && previous.publishedAt === publishedAt,
     memo: createSnapshotMemo(options.budgets ?? DEFAULT_MEMO_BUDGETS),
   };
   return { snapshot, slow };
+}
+
+/**
+ * Whether a new build's published data is the previous snapshot's: its reviews document (the bytes of
+ * /reviews.json: the business, the aggregate and every published review) is the same. Compared by the
+ * documents' tags when the dataset renderer made them, else byte for byte.
+ */
+function sameData(previous: Snapshot, reviewBytes: ReviewBytes, documents: ReadonlyMap<string, RenderedDocument>): boolean {
+  const datasetOf = (bytes: ReviewBytes, docs: ReadonlyMap<string, RenderedDocument>) =>
+    [...docs.values()].find((d) => d.body === bytes.document);
+  const now = datasetOf(reviewBytes, documents);
+  const before = datasetOf(previous.reviewBytes, previous.documents);
+  if (now && before) return now.etag === before.etag;
+  return previous.reviewBytes.document.equals(reviewBytes.document);
 }
 
 /**

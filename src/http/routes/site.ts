@@ -86,7 +86,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
     (render: (ctx: SiteContext) => PageResult): Build =>
     (ctx) => {
       const out = render(ctx);
-      return { status: out.status, rep: createRepresentation(out.html, HTML_MEDIA_TYPE, Date.parse(ctx.view.updatedAt)) };
+      return { status: out.status, rep: publishedRepresentation(ctx, out.html, HTML_MEDIA_TYPE) };
     };
   const text =
     (contentType: string, render: (ctx: SiteContext) => string | null): Build =>
@@ -94,7 +94,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
       const body = render(ctx);
       return {
         status: body === null ? 404 : 200,
-        rep: createRepresentation(body ?? 'Not found\n', body === null ? 'text/plain; charset=utf-8' : contentType, Date.parse(ctx.view.updatedAt)),
+        rep: publishedRepresentation(ctx, body ?? 'Not found\n', body === null ? 'text/plain; charset=utf-8' : contentType),
       };
     };
   const route = (url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) => {
@@ -112,7 +112,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
         request,
         reply,
         'index.json',
-        (ctx) => ({ status: 200, rep: createRepresentation(homeIndexJson(ctx), JSON_MEDIA_TYPE, Date.parse(ctx.view.updatedAt)) }),
+        (ctx) => ({ status: 200, rep: publishedRepresentation(ctx, homeIndexJson(ctx), JSON_MEDIA_TYPE) }),
         { leading: NOSNIFF, vary },
       );
     }
@@ -221,6 +221,15 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
   };
   route('/widget.js', (request, reply) => serveStatic(request, reply, '/widget.js', assets.widget, { vary: 'Accept-Encoding' }));
   for (const url of ASSET_PATHS) route(url, (request, reply) => serveStatic(request, reply, url, () => assets.asset(url)!, textFrame));
+}
+
+/**
+ * A page of a snapshot, dated like every answer computed from it: Last-Modified is the snapshot's
+ * publication time (never earlier than the previous one's, never in the future: snapshot.ts), not a
+ * record's `updated_at`, which goes back when a review is hidden and forward with a date in 2099.
+ */
+function publishedRepresentation(ctx: SiteContext, body: string, contentType: string): Representation {
+  return createRepresentation(body, contentType, ctx.snapshot.publishedAt, ctx.snapshot.publishedWeak);
 }
 
 /** True when Accept admits application/json and does not name text/html (RFC 9110 §12.5.1). */
