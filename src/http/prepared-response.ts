@@ -45,40 +45,42 @@ const PIECE = 64 * 1024;
  */
 export function createPreparedWriter(options: { writeTimeoutMs: number }): PreparedWriter {
   const { writeTimeoutMs } = options;
+  /** Waits for the client to read what is buffered, at most writeTimeoutMs; then gives the answer up. */
+  const waitFor = (response: ServerResponse, event: 'drain' | 'finish', then?: () => void) => {
+    const timer = setTimeout(() => response.destroy(), writeTimeoutMs);
+    timer.unref();
+    const settled = () => clearTimeout(timer);
+    response.once('close', settled);
+    response.once(event, () => {
+      settled();
+      response.off('close', settled);
+      then?.();
+    });
+  };
+  /** After the last write: if the socket could not take it all at once, the client must read it in time. */
+  const ended = (response: ServerResponse) => {
+    if ((response.socket?.writableLength ?? 0) > 0) waitFor(response, 'finish');
+  };
   return (response, prepared, head) => {
     response.writeHead(prepared.status, prepared.headers as string[]);
     const { body, release } = prepared;
-    const parts: readonly Buffer[] = Buffer.isBuffer(body) ? [body] : body;
-    if (head || parts.every((p) => p.length === 0)) {
-      response.end();
-      release?.();
+    if (Buffer.isBuffer(body) && (head || body.length <= PIECE)) {
+      // The common answer, in one write. 'finish': this body has been handed to the socket; a pipelined
+      // answer still waiting in memory keeps its bytes until then.
+      if (head || body.length === 0) {
+        response.end();
+        release?.();
+      } else {
+        if (release) response.end(body, release);
+        else response.end(body);
+        ended(response);
+      }
       return;
     }
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = () => {
-      timer = undefined;
-      response.destroy();
-    };
-    /** Waits for the client to read what is buffered, at most writeTimeoutMs. */
-    const waitFor = (event: 'drain' | 'finish', then?: () => void) => {
-      timer = setTimeout(stalled, writeTimeoutMs);
-      timer.unref();
-      const settled = () => clearTimeout(timer);
-      response.once('close', settled);
-      response.once(event, () => {
-        settled();
-        response.off('close', settled);
-        then?.();
-      });
-    };
-    const finish = () => {
+    const parts: readonly Buffer[] = Buffer.isBuffer(body) ? [body] : body;
+    if (head) {
+      response.end();
       release?.();
-    };
-    if (parts.length === 1 && parts[0]!.length <= PIECE) {
-      // 'finish': the last write, this body's, has been handed to the socket; a pipelined answer still
-      // waiting in memory keeps its bytes until then.
-      response.end(parts[0], finish);
-      if ((response.socket?.writableLength ?? 0) > 0) waitFor('finish');
       return;
     }
     let part = 0;
@@ -93,11 +95,11 @@ export function createPreparedWriter(options: { writeTimeoutMs: number }): Prepa
           offset = 0;
         }
         if (part >= parts.length) {
-          response.end(piece, finish);
-          if ((response.socket?.writableLength ?? 0) > 0) waitFor('finish');
+          response.end(piece, release);
+          ended(response);
           return;
         }
-        if (!response.write(piece)) return waitFor('drain', pump);
+        if (!response.write(piece)) return waitFor(response, 'drain', pump);
       }
     };
     pump();
