@@ -5,6 +5,11 @@
  *
  *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
  *     [--startups 3] [--cases dataset200,dataset304,search,search-uncached,json-server | none] [--cpu-prof DIR]
+ *     [--build DIR] [--log-level warn] [--trust-proxy true]
+ *
+ * `--build DIR`: the server of another package directory holding a `dist/` (a before and an after
+ * measured in turn in one session). `--log-level info --trust-proxy true`: the documented production
+ * setup (behind a load balancer, one log line per request), where the fast paths must work too.
  *
  * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
  * markdown and to bench/results/ as JSON.
@@ -35,8 +40,17 @@ const { values } = parseArgs({
     // A directory for the measured service's CPU profile (node --cpu-prof), written when it stops:
     // where the time of a case goes (issue 15, "measure, don't guess").
     'cpu-prof': { type: 'string' },
+    build: { type: 'string' },
+    'log-level': { type: 'string', default: 'warn' },
+    'trust-proxy': { type: 'string' },
   },
 });
+// How the measured servers run: which build, and with which logging and proxy settings.
+const serverOptions = {
+  ...(values.build ? { build: path.resolve(values.build) } : {}),
+  logLevel: values['log-level'],
+  env: (values['trust-proxy'] ? { TRUST_PROXY: values['trust-proxy'] } : {}) as Record<string, string>,
+};
 const sizes = values.reviews.split(',').map((s) => Number(s.trim()));
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
@@ -138,7 +152,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
 
     const startup: Startup = { size, importMs, firstOkMs: [], listeningMs: [], cpuMs: [], target: size <= 10_000 ? 1000 : 5000 };
     for (let i = 0; i < startups; i++) {
-      const s = await startService({ databaseUrl: db, logLevel: 'info' });
+      const s = await startService({ ...serverOptions, databaseUrl: db, logLevel: 'info' });
       await s.stop();
       startup.firstOkMs.push(s.firstOkMs);
       startup.listeningMs.push(s.listeningMs);
@@ -151,6 +165,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
 
     const profileDir = values['cpu-prof'];
     const service = await startService({
+      ...serverOptions,
       databaseUrl: db,
       // Not the start-up measurement (that is above): on a loaded machine 100k reviews can take more
       // than the default minute to the first 200.
@@ -215,7 +230,12 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
         // The same search on a server that caches no search answer: what a query costs the first time
         // it is asked (the case above repeats one query, so after the warm-up it is a cache hit).
         if (cases.has('search-uncached')) {
-          const uncached = await startService({ databaseUrl: db, timeoutMs: 600_000, env: { SEARCH_CACHE_BYTES: '0' } });
+          const uncached = await startService({
+            ...serverOptions,
+            databaseUrl: db,
+            timeoutMs: 600_000,
+            env: { ...serverOptions.env, SEARCH_CACHE_BYTES: '0' },
+          });
           try {
             await waitForIdle(uncached);
             await searchCase('search, mixed filters, uncached', uncached);
@@ -307,7 +327,12 @@ async function main(): Promise<void> {
   const table = report(comparisons, starts);
   const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} CPUs, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}`;
   console.log(
-    `\n${new Date().toISOString()} — ${machine}\n${duration} s runs, ${connections} connections, ${warmup} s warm-up\n\n${table}`,
+    `\n${new Date().toISOString()} — ${machine}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n` +
+      `build ${values.build ?? ROOT}, LOG_LEVEL ${values['log-level']}, TRUST_PROXY ${values['trust-proxy'] ?? 'unset'}\n` +
+      `${duration} s runs, ${connections} connections, ${warmup} s warm-up\n\n${table}`,
   );
   const dir = path.join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });

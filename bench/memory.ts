@@ -5,8 +5,11 @@
  * after a short mixed load; then again for a second start on the same database, whose stored insights
  * mean the worker never starts.
  *
- *   npm run build && npx tsx bench/memory.ts [--reviews 10000,100000] [--load-seconds 10] [--idle-seconds 15]
+ *   npm run build && npx tsx bench/memory.ts [--reviews 10000,100000] [--load-seconds 10] [--idle-seconds 15] [--build DIR]
+ *
+ * `--build DIR`: the server of another package directory holding a `dist/` (a before and an after in one session).
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createTempDir, writeLargeDataset } from './lib/dataset.js';
@@ -18,8 +21,10 @@ const { values } = parseArgs({
     reviews: { type: 'string', default: '10000,100000' },
     'load-seconds': { type: 'string', default: '10' },
     'idle-seconds': { type: 'string', default: '15' },
+    build: { type: 'string' },
   },
 });
+const build = values.build ? { build: path.resolve(values.build) } : {};
 Object.assign(process.env, { MAX_CONNECTIONS_PER_ADDRESS: '0' });
 
 const rows: Record<string, unknown>[] = [];
@@ -29,7 +34,7 @@ for (const count of values.reviews.split(',').map(Number)) {
     const db = sqliteUrl(tmp.path);
     await importDataset(writeLargeDataset(tmp.path, count), db);
     for (const start of ['first', 'second']) {
-      const service = await startService({ databaseUrl: db, timeoutMs: 600_000 });
+      const service = await startService({ ...build, databaseUrl: db, timeoutMs: 600_000 });
       const pid = service.child.process.pid!;
       const atFirst200 = Math.round(rssMb(pid));
       await waitForInsights(service);

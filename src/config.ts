@@ -108,10 +108,14 @@ export const ConfigSchema = z
     KEEP_ALIVE_TIMEOUT_MS: int(100).default(5_000),
     /** Open connections per client address; more are answered 503 and closed. 0: no cap (behind a proxy). */
     MAX_CONNECTIONS_PER_ADDRESS: int(0).default(128),
+    /** How long writing an answer may wait for the client to read before the connection is closed. */
+    WRITE_TIMEOUT_MS: int(1000).default(30_000),
     /** Memory the cached since answers of one snapshot may take. */
     SINCE_CACHE_BYTES: int(0).default(32 * 1024 * 1024),
     /** Memory the cached search answers of one snapshot may take. */
     SEARCH_CACHE_BYTES: int(0).default(8 * 1024 * 1024),
+    /** Memory the cached pages (HTML, sitemaps, llms.txt) of one snapshot may take. */
+    PAGE_CACHE_BYTES: int(0).default(16 * 1024 * 1024),
     /**
      * Behind a load balancer: which proxies' X-Forwarded-For to believe, so per-address limits see the
      * client, not the proxy. `true` (any) or comma-separated addresses/CIDRs; unset: none.

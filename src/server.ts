@@ -9,7 +9,8 @@ import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { startIdleMemory } from './ops/idle-memory.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
-import { setSearchCacheBudget, setSinceCacheBudget } from './snapshot/queries.js';
+import { setSearchCacheBudget } from './snapshot/queries.js';
+import type { MemoBudgets } from './snapshot/snapshot-memo.js';
 import { createMetricSources } from './storage/ops-queries.js';
 import { openDocumentCache } from './snapshot/document-cache.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
@@ -113,7 +114,9 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       renderers.list.filter((r) => r.kind === 'slow'),
       { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
     );
-    setSinceCacheBudget(config.SINCE_CACHE_BYTES);
+    // What each snapshot may keep of its answers (README "Limits"), given to every snapshot built.
+    const budgets: MemoBudgets = { search: config.SEARCH_CACHE_BYTES, since: config.SINCE_CACHE_BYTES, pages: config.PAGE_CACHE_BYTES };
+    // Transitional: src/mcp's own caches still read a process-wide budget (snapshot/answer-cache.ts).
     setSearchCacheBudget(config.SEARCH_CACHE_BYTES);
     // The first snapshot's indexes are built once the server listens: a search before then builds them.
     let listening!: () => void;
@@ -124,6 +127,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       urls,
       renderers: renderers.list,
       seeded: documents.seeded,
+      budgets,
       onError: (err) => logger.warn({ err }, "could not store the reviews' public JSON; the next start computes it again"),
     });
     const snapshots = createSnapshotManager({
@@ -209,6 +213,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
         keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
         maxConnectionsPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+        writeTimeoutMs: config.WRITE_TIMEOUT_MS,
       },
       ops: {
         metrics,

@@ -3,9 +3,9 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
 
 /**
  * The version of the code that turns a stored review into its public JSON (`public-review.ts`, the
- * mention matcher in `mentions.ts`). Stored public JSON (issue 15) is keyed by it, so a release that
- * changes either is never served next to JSON the old code wrote: bump it with any such change
- * (`catalog-key.test.ts` fails until the recorded hash of those files is updated with it).
+ * mention matcher in `mentions.ts`): that renderer's codeVersion. Stored public JSON (issue 15) is keyed
+ * by it, so a release that changes either is never served next to JSON the old code wrote: bump it with
+ * any such change (`test/snapshot/code-versions.test.ts` fails until it is bumped or the change recorded).
  */
 export const PUBLIC_FORMAT_VERSION = 1;
 

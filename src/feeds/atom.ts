@@ -15,6 +15,7 @@ import {
   reviewContentHtml,
   reviewTags,
   reviewTitle,
+  shownUpdatedAt,
 } from './feed-content.js';
 import { stripInvalidXmlChars } from './xml-chars.js';
 
@@ -69,7 +70,7 @@ function addEntry(feed: XMLBuilder, view: PublishedView, review: Review, owner: 
     add(entry, 'link', null, { rel: 'via', href: review.source.url });
   }
   add(entry, 'published', publishedTimestamp(review));
-  add(entry, 'updated', review.updated_at);
+  add(entry, 'updated', shownUpdatedAt(review, view));
   add(add(entry, 'author', null), 'name', authorName(review));
   for (const tag of reviewTags(review)) add(entry, 'category', null, { term: tag });
   // RFC 4287 §4.1.3.1 type="html": the same escaped HTML as the JSON Feed's content_html, escaped once

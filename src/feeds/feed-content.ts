@@ -15,6 +15,15 @@ export function feedReviews(view: PublishedView): readonly Review[] {
   return view.reviews.slice(0, FEED_SIZE);
 }
 
+/**
+ * A review's last change as the feeds and the sitemap show it: its `updated_at`, but never later than
+ * the dataset's last change (`view.updatedAt`, itself never later than the change being published), so
+ * an imported date in 2099 shows as the publication, not as the future.
+ */
+export function shownUpdatedAt(review: Review, view: PublishedView): string {
+  return Date.parse(review.updated_at) > Date.parse(view.updatedAt) ? view.updatedAt : review.updated_at;
+}
+
 /** The business name on one line: it is the feed's author in both formats. */
 export function businessName(view: PublishedView): string {
   return oneLine(view.business.name);

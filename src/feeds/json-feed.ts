@@ -13,6 +13,7 @@ import {
   reviewContentText,
   reviewTags,
   reviewTitle,
+  shownUpdatedAt,
 } from './feed-content.js';
 import type { JsonFeed, JsonFeedItem } from './json-feed-schema.js';
 
@@ -54,7 +55,7 @@ function buildItem(view: PublishedView, review: Review): JsonFeedItem {
     content_text: reviewContentText(review),
     content_html: reviewContentHtml(review, businessName(view)),
     date_published: publishedTimestamp(review),
-    date_modified: review.updated_at,
+    date_modified: shownUpdatedAt(review, view),
     authors: [{ name: authorName(review) }],
     tags: reviewTags(review),
     ...(review.language ? { language: review.language } : {}),

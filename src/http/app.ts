@@ -1,10 +1,14 @@
+import type { IncomingMessage } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loggedUrl, type ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
+import { createClientAddress } from './client-address.js';
 import { capConnectionsPerAddress } from './connection-cap.js';
-import { fastPathsOf, serveFastPaths } from './fast-path.js';
+import { EXPOSED_HEADERS } from './cors.js';
+import { sendPreparedWith, serveRequests, type AnswerRoutes } from './fast-path.js';
+import { createPreparedWriter } from './prepared-response.js';
 import { createOpenApiTransforms } from './openapi-document.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerProtocolEdges } from './protocol-edges.js';
@@ -27,6 +31,11 @@ export interface AppDeps {
   ops?: Partial<OpsDeps>;
   /** Further transports (MCP, the WebSub hub) register their routes here, before the app is ready. */
   plugins?: AppPlugin[];
+  /**
+   * false: every request goes through Fastify's routing, none is answered before it (fast-path.ts).
+   * For tests and benchmarks that compare the two; both write the same prepared responses.
+   */
+  fastPath?: boolean;
 }
 
 /** What the app lends the transports it hosts, so they share its HTTP behaviour without importing it. */
@@ -43,6 +52,8 @@ export interface HttpLimits {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnectionsPerAddress: number;
+  /** How long a write may wait for the client to read before the connection is closed. */
+  writeTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: HttpLimits = {
@@ -51,12 +62,11 @@ export const DEFAULT_LIMITS: HttpLimits = {
   headersTimeoutMs: 10_000,
   keepAliveTimeoutMs: 5_000,
   maxConnectionsPerAddress: 128,
+  writeTimeoutMs: 30_000,
 };
 
-// Headers a browser script may read (contract §4).
-const EXPOSED_HEADERS = ['ETag', 'Last-Modified', 'Link', 'Mcp-Session-Id'];
-// What @fastify/cors (below) adds to every answer that is not a preflight: fast answers send the same.
-const CORS_HEADERS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS.join(', ') };
+/** Pipelined requests a connection may have waiting for their turn before it is no longer read. */
+const MAX_WAITING_PER_CONNECTION = 32;
 
 /** Fastify's default request ids (`req-1`, `req-2`, ...), one sequence shared with the fast paths' log lines. */
 function createRequestIds(): () => string {
@@ -112,45 +122,32 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress);
   registerExtraMethods(app);
   registerProtocolEdges(app);
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    deps.ops?.metrics?.observeRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
-    request.log.info(
-      {
-        method: request.method,
-        url: loggedUrl(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        ip: request.ip,
-      },
-      'request',
-    );
-  });
-  // Behind a proxy the client's address comes from Fastify's X-Forwarded-For handling: with request logs
-  // on, those requests keep the full path so that the log line names the same address.
+  // One line per request at info (contract §8), the same whichever path answered: the client's address
+  // as request.ip gives it (behind trusted proxies, from X-Forwarded-For), from one function.
+  const clientAddress = createClientAddress(deps.trustProxy);
   const logsRequests = logsInfo(app.log);
-  if (!deps.trustProxy || !logsRequests) {
-    fastPathsOf(app).common = CORS_HEADERS;
-    // The same metrics and log line as the onResponse hook above, for requests answered before Fastify.
-    serveFastPaths(app, {
-      answered(request, route, status, startedAt) {
-        const ms = performance.now() - startedAt;
-        deps.ops?.metrics?.observeRequest(route, request.method!, status, ms / 1000);
-        if (logsRequests)
-          app.log.info(
-            {
-              reqId: genReqId(),
-              method: request.method,
-              url: loggedUrl(request.url ?? ''),
-              status,
-              ms: Math.round(ms * 10) / 10,
-              ip: request.socket.remoteAddress,
-            },
-            'request',
-          );
-      },
-    });
-  }
+  const answered = (request: IncomingMessage, route: string, status: number, ms: number, reqId: string) => {
+    deps.ops?.metrics?.observeRequest(route, request.method!, status, ms / 1000);
+    if (logsRequests)
+      app.log.info(
+        { reqId, method: request.method, url: loggedUrl(request.url ?? ''), status, ms: Math.round(ms * 10) / 10, ip: clientAddress(request) },
+        'request',
+      );
+  };
+  app.addHook('onResponse', async (request, reply) => {
+    answered(request.raw, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime, String(request.id));
+  });
+  // The routes whose answers are taken before Fastify (fast-path.ts), filled as they register, and the
+  // one writer of prepared responses, which both paths use.
+  const answers: AnswerRoutes = new Map();
+  const write = createPreparedWriter({ writeTimeoutMs: limits.writeTimeoutMs });
+  const kit = { answers, send: sendPreparedWith(write) };
+  serveRequests(app, {
+    ...(deps.fastPath !== false ? { routes: answers } : {}),
+    write,
+    maxWaiting: MAX_WAITING_PER_CONNECTION,
+    answered: (request, route, status, startedAt) => answered(request, route, status, performance.now() - startedAt, genReqId()),
+  });
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -195,11 +192,11 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     ...deps.ops,
   });
-  registerDatasetRoutes(app, deps);
-  registerReviewRoutes(app, deps);
-  registerSiteRoutes(app, deps);
+  registerDatasetRoutes(app, { ...deps, ...kit });
+  registerReviewRoutes(app, { ...deps, ...kit });
+  registerSiteRoutes(app, { ...deps, send: kit.send });
   for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods });
-  registerOpenApiRoute(app);
+  registerOpenApiRoute(app, kit.send);
   await app.ready();
   return app;
 }

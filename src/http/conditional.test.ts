@@ -38,10 +38,14 @@ describe('negotiateCoding (RFC 9110 §12.5.3)', () => {
     ['identity', null],
     ['*', 'br'],
     ['*;q=0', null],
+    ['*;q=0.5, br;q=0', 'gzip'],
+    ['GZIP;Q=0.8', 'gzip'],
+    ['br;q=abc, gzip', 'gzip'],
+    ['gzip;level=1;q=0.2, br;q=0.1', 'gzip'],
   ])('%s → %s', (h, want) => expect(negotiateCoding(h)).toBe(want));
 });
 
-describe('negotiateCoding keeps only the last header it parsed', () => {
+describe('negotiateCoding answers each header on its own', () => {
   it('answers each header in turn, also when one repeats or comes back', () => {
     const headers = ['gzip', 'gzip', 'br;q=0, gzip', undefined, 'br', '*;q=0', 'br', undefined, 'gzip, br', '', 'gzip'];
     const want = ['gzip', 'gzip', 'gzip', null, 'br', null, 'br', null, 'br', null, 'gzip'];

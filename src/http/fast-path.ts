@@ -1,73 +1,109 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { gateConnections } from './connection-gate.js';
+import type { PreparedResponse, PreparedWriter } from './prepared-response.js';
 
 /**
- * Answers a request on the raw socket, before Fastify builds its request and reply, and returns the
- * status sent; or returns 0 to leave the request to Fastify. Only for answers whose every header is known
- * up front: a revalidated whole document's 304 (issue 15: within 0.8x of a raw node:http server).
+ * A route's answer to a GET or HEAD, the same whichever path runs it: its prepared response (at once,
+ * or once a compressed body is made), or undefined when the route's own handler must decide (a document
+ * not rendered yet at a cold start). Throws the route's AppError for an invalid request.
  */
-export type FastAnswer = (request: IncomingMessage, response: ServerResponse, common: Readonly<Record<string, string>>) => number;
+export type RouteAnswer = (request: IncomingMessage) => PreparedResponse | Promise<PreparedResponse> | undefined;
 
-export interface FastPaths {
-  /** By path, without the query string (the router ignores it too). */
-  routes: Map<string, FastAnswer>;
-  /** Headers every Fastify answer carries (CORS), set by the app factory; answers send them first. */
-  common: Record<string, string>;
+/** The routes whose answers may be taken before Fastify, by path without the query string. */
+export type AnswerRoutes = Map<string, RouteAnswer>;
+
+/** Writes a prepared response as the answer to a request Fastify routed (its onResponse hooks still run). */
+export type SendPrepared = (request: FastifyRequest, reply: FastifyReply, prepared: PreparedResponse) => FastifyReply;
+
+/** SendPrepared with the app's writer (prepared-response.ts): the writer the answers taken before Fastify use too. */
+export function sendPreparedWith(write: PreparedWriter): SendPrepared {
+  return (request, reply, prepared) => {
+    reply.hijack();
+    write(reply.raw, prepared, request.method === 'HEAD');
+    return reply;
+  };
 }
 
-const registries = new WeakMap<Server, FastPaths>();
-
-/** The fast paths of an app (one per server, shared by every plugin scope). */
-export function fastPathsOf(app: FastifyInstance): FastPaths {
-  let paths = registries.get(app.server);
-  if (!paths) {
-    paths = { routes: new Map(), common: {} };
-    registries.set(app.server, paths);
-  }
-  return paths;
+/**
+ * The Fastify handler of a route with a RouteAnswer: the same prepared response, written by the same
+ * writer on Fastify's raw response. `otherwise` answers when `answer` leaves it.
+ */
+export function answerHandler(
+  send: SendPrepared,
+  answer: RouteAnswer,
+  otherwise: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  return async (request, reply) => {
+    const prepared = answer(request.raw);
+    if (prepared === undefined) return otherwise(request, reply);
+    return send(request, reply, await prepared);
+  };
 }
 
-export interface FastPathOptions {
+/** What the routes that prepare their answers share with the app: the fast routes and the writer. */
+export interface ServeKit {
+  answers: AnswerRoutes;
+  send: SendPrepared;
+}
+
+export interface ServeOptions {
+  /** The routes whose answers are taken before Fastify; absent, none is (every request goes through Fastify). */
+  routes?: ReadonlyMap<string, RouteAnswer>;
+  write: PreparedWriter;
   /** Called after a fast answer, as Fastify's onResponse hook would be for the route `url`. */
   answered(request: IncomingMessage, url: string, status: number, startedAt: number): void;
+  /** Pipelined requests a connection may have waiting before it is no longer read (connection-gate.ts). */
+  maxWaiting: number;
 }
 
 /**
- * Puts the fast paths in front of Fastify's request listener. Whatever a fast answer cannot decide alone
- * goes to Fastify unchanged: a request without Host (problem answer), one arriving while the app closes
- * (503), and any path or condition the answer declines. What a fast answer skips is Fastify's own
- * per-request work: request, reply and child logger objects, routing, the hook chain (issue 15 profile).
- * A global onRequest hook added later would not see these requests: such a hook must say so here.
+ * Puts the connection gate (connection-gate.ts) in front of Fastify's request listener, and takes the
+ * answers of `routes` before it: the route's own answer, written the way its Fastify handler writes it,
+ * without the framework's per-request work (request, reply and child logger objects, routing, the hook
+ * chain). Whatever the answer cannot decide alone goes to Fastify
+ * unchanged: a request without Host (problem answer), one arriving while the app closes (503), another
+ * method (405), an invalid request (the problem the route's handler throws), a document not rendered
+ * yet. A global onRequest hook would not see the requests answered here: such a hook must say so here.
  */
-export function serveFastPaths(app: FastifyInstance, options: FastPathOptions): void {
+export function serveRequests(app: FastifyInstance, options: ServeOptions): void {
   const server = app.server;
-  const paths = fastPathsOf(app);
   const fastify = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   const handler = fastify[0];
-  if (fastify.length !== 1 || !handler) return;
+  if (fastify.length !== 1 || !handler) throw new Error("serveRequests: Fastify's request listener is not the only one");
+  const { routes, write } = options;
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   server.removeListener('request', handler);
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  if (!routes) {
+    server.on('request', gateConnections(handler, options.maxWaiting));
+    return;
+  }
+  const dispatch = (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? '';
     const q = url.indexOf('?');
-    const answer = paths.routes.get(q === -1 ? url : url.slice(0, q));
-    if (answer !== undefined && !closing && request.headers.host !== undefined) {
-      const startedAt = performance.now();
-      let status = 0;
-      try {
-        status = answer(request, response, paths.common);
-      } catch {
-        // Fastify answers it instead, with its error handling (a snapshot source that failed, say).
-        if (response.headersSent) return void response.destroy();
-      }
-      if (status !== 0) {
-        options.answered(request, q === -1 ? url : url.slice(0, q), status, startedAt);
-        return;
-      }
+    const path = q === -1 ? url : url.slice(0, q);
+    const answer = routes.get(path);
+    const method = request.method;
+    if (answer === undefined || closing || request.headers.host === undefined || (method !== 'GET' && method !== 'HEAD'))
+      return handler(request, response);
+    const startedAt = performance.now();
+    const send = (prepared: PreparedResponse) => {
+      write(response, prepared, method === 'HEAD');
+      options.answered(request, path, prepared.status, startedAt);
+    };
+    let prepared: PreparedResponse | Promise<PreparedResponse> | undefined;
+    try {
+      prepared = answer(request);
+    } catch {
+      // Fastify answers it instead, with its error handling (an invalid request's problem, say).
+      return handler(request, response);
     }
-    handler(request, response);
-  });
+    if (prepared === undefined) return handler(request, response);
+    if (!(prepared instanceof Promise)) return send(prepared);
+    prepared.then(send, () => handler(request, response));
+  };
+  server.on('request', gateConnections(dispatch, options.maxWaiting));
 }

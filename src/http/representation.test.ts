@@ -1,34 +1,84 @@
 import { describe, expect, it } from 'vitest';
-import { headerList, notModifiedHeaders } from './representation.js';
 import { createRepresentation } from '../snapshot/rendered-document.js';
+import type { PreparedResponse } from './prepared-response.js';
+import { answerHeaders, prepareRepresentation } from './representation.js';
 
-describe('headerList', () => {
-  it("lists every header of an object as node:http's flat list, in the object's order", () => {
-    expect(headerList({ b: '1', a: '2', 'last-modified': 'Fri, 01 May 2026 10:00:00 GMT' })).toEqual([
-      'b',
-      '1',
-      'a',
-      '2',
-      'last-modified',
-      'Fri, 01 May 2026 10:00:00 GMT',
-    ]);
-    expect(headerList({})).toEqual([]);
-  });
+const CORS = ['access-control-allow-origin', '*', 'access-control-expose-headers', 'ETag, Last-Modified, Link, Mcp-Session-Id'];
+const at = Date.parse('2026-05-01T10:00:00Z');
 
-  it('keeps the 304 headers of a document in the order the full path writes them', () => {
-    const rep = createRepresentation('{"a":1}', 'application/json', Date.parse('2026-05-01T10:00:00Z'));
-    const list = headerList(notModifiedHeaders(rep, { 'access-control-allow-origin': '*' }, 'Accept-Encoding').gzip);
-    expect(list).toEqual([
-      'access-control-allow-origin',
-      '*',
+describe('answerHeaders', () => {
+  it('starts with CORS, then the route headers, Vary, Cache-Control and Last-Modified', () => {
+    expect(answerHeaders(at, { leading: ['link', '<h>; rel="hub"'], vary: 'Accept-Encoding' })).toEqual([
+      ...CORS,
+      'link',
+      '<h>; rel="hub"',
       'vary',
       'Accept-Encoding',
       'cache-control',
       'public, max-age=60',
       'last-modified',
       'Fri, 01 May 2026 10:00:00 GMT',
-      'etag',
-      rep.etag.replace(/"$/, '-gzip"'),
     ]);
+  });
+});
+
+describe('a prepared representation', () => {
+  const big = createRepresentation(JSON.stringify({ text: 'x'.repeat(4000) }), 'application/json', at);
+  const frame = { vary: 'Accept-Encoding' };
+
+  it('answers 200 with the type, tag and length, and the same object to the next request', () => {
+    const prepared = prepareRepresentation(big, frame);
+    const ok = prepared.answer({ method: 'GET', headers: {} });
+    expect(ok).toEqual({
+      status: 200,
+      headers: [
+        ...answerHeaders(at, frame),
+        'content-type',
+        'application/json',
+        'etag',
+        big.etag,
+        'content-length',
+        String(big.body.length),
+      ],
+      body: big.body,
+    });
+    expect(prepared.answer({ method: 'HEAD', headers: {} })).toBe(ok);
+  });
+
+  it('answers 304 with the tag of the coding the client would get, and no length', () => {
+    const prepared = prepareRepresentation(big, frame);
+    const gzipTag = big.etag.replace(/"$/, '-gzip"');
+    expect(prepared.answer({ headers: { 'if-none-match': big.etag, 'accept-encoding': 'gzip' } })).toEqual({
+      status: 304,
+      headers: [...answerHeaders(at, frame), 'etag', gzipTag],
+      body: Buffer.alloc(0),
+    });
+    expect(prepared.answer({ headers: { 'if-none-match': gzipTag } })).toMatchObject({
+      status: 304,
+      headers: [...answerHeaders(at, frame), 'etag', big.etag],
+    });
+  });
+
+  it('compresses once, counts the coded bytes, and tells whoever keeps it', async () => {
+    let grown = 0;
+    const prepared = prepareRepresentation(big, { ...frame, contentType: 'application/feed+json' }, () => grown++);
+    const held = prepared.bytes;
+    const pending = prepared.answer({ headers: { 'accept-encoding': 'br' } });
+    expect(pending).toBeInstanceOf(Promise);
+    const br = await pending;
+    expect(br.headers).toEqual(
+      expect.arrayContaining(['content-type', 'application/feed+json', 'content-encoding', 'br', 'etag', big.etag.replace(/"$/, '-br"')]),
+    );
+    expect(prepared.answer({ headers: { 'accept-encoding': 'br' } })).toBe(br);
+    expect(grown).toBe(1);
+    expect(prepared.bytes).toBe(held + (br.body as Buffer).length);
+    expect(held).toBeGreaterThanOrEqual(big.body.length);
+  });
+
+  it('never compresses a small body', () => {
+    const small = createRepresentation('{"a":1}', 'application/json', at);
+    const ok = prepareRepresentation(small, frame).answer({ headers: { 'accept-encoding': 'br, gzip' } });
+    expect(ok).not.toBeInstanceOf(Promise);
+    expect((ok as PreparedResponse).headers).not.toContain('content-encoding');
   });
 });

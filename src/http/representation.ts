@@ -1,97 +1,179 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { codedEtag, type ContentCoding, type Representation } from '../snapshot/rendered-document.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { codedEtag, type ContentCoding, type EncodedVariant, type Representation } from '../snapshot/rendered-document.js';
 import { isNotModified } from './conditional.js';
+import { CORS_HEADERS } from './cors.js';
 import { negotiateCoding } from './negotiation.js';
+import { EMPTY_BODY, type HeaderList, type PreparedResponse } from './prepared-response.js';
 
 // Data changes rarely and revalidation is a cheap 304, so shared caches may keep a response briefly.
 export const CACHE_CONTROL = 'public, max-age=60';
 // Compressing a few hundred bytes costs more than it saves.
 const MIN_COMPRESS_BYTES = 1024;
 
-/** The coding a response of `rep` uses for this Accept-Encoding; null for identity. */
-export function codingFor(rep: Representation, acceptEncoding: string | undefined): ContentCoding | null {
-  return rep.body.length >= MIN_COMPRESS_BYTES ? negotiateCoding(acceptEncoding) : null;
+/** What a GET or HEAD answer is chosen by: its method and request headers. */
+export interface RequestHead {
+  method?: string | undefined;
+  headers: IncomingHttpHeaders;
 }
 
-// Formatted once per timestamp: a Date and its string cost more than the rest of a 304 (issue 15), and
-// every query answer of a snapshot carries the snapshot's publication time, so the last one is kept.
-let lastDate = { ms: Number.NaN, text: '' };
+/** What a route puts around a representation. */
+export interface ResponseFrame {
+  /** Headers after CORS and before the caching ones: a route's own (Link, Content-Security-Policy, ...). */
+  leading?: HeaderList;
+  vary: string;
+  /** The media type sent, when the route negotiated another than the representation's own. */
+  contentType?: string;
+}
 
 /** Last-Modified of a representation as an HTTP date (RFC 9110 §5.6.7). */
-export function httpDate(rep: Pick<Representation, 'lastModified'>): string {
-  if (lastDate.ms !== rep.lastModified) lastDate = { ms: rep.lastModified, text: new Date(rep.lastModified).toUTCString() };
-  return lastDate.text;
+export function httpDate(lastModified: number): string {
+  return new Date(lastModified).toUTCString();
 }
 
 /**
- * `leading` (CORS, Link), then the caching headers sendRepresentation writes before the ETag, in its
- * order: what a 200 and a 304 of `rep` built ahead of the request (the fast paths) start with.
+ * The headers every answer of `frame` with this Last-Modified starts with: CORS, the route's own, then
+ * Vary, Cache-Control and Last-Modified. RFC 9110 §15.4.5: a 304 carries the ETag, Vary and
+ * Cache-Control a 200 would, and Last-Modified as sent today.
  */
-export function cachingHeaders(
-  rep: Pick<Representation, 'lastModified'>,
-  leading: Readonly<Record<string, string>>,
-  vary: string,
-): Record<string, string> {
-  return { ...leading, vary, 'cache-control': CACHE_CONTROL, 'last-modified': httpDate(rep) };
+export function answerHeaders(lastModified: number, frame: ResponseFrame): HeaderList {
+  return [
+    ...CORS_HEADERS,
+    ...(frame.leading ?? []),
+    'vary',
+    frame.vary,
+    'cache-control',
+    CACHE_CONTROL,
+    'last-modified',
+    httpDate(lastModified),
+  ];
+}
+
+/** A 200's headers: `start` (answerHeaders), the media type, the ETag, the coding when there is one, the length. */
+export function okHeaders(start: HeaderList, contentType: string, etag: string, length: number, coding?: ContentCoding): HeaderList {
+  return coding
+    ? [...start, 'content-type', contentType, 'etag', etag, 'content-encoding', coding, 'content-length', String(length)]
+    : [...start, 'content-type', contentType, 'etag', etag, 'content-length', String(length)];
+}
+
+function okResponse(start: HeaderList, contentType: string, etag: string, body: Buffer, coding?: ContentCoding): PreparedResponse {
+  return { status: 200, headers: okHeaders(start, contentType, etag, body.length, coding), body };
+}
+
+/** A 304: `start` and the ETag of the representation the client holds (no length: RFC 9110 §8.6). */
+export function notModifiedResponse(start: HeaderList, etag: string): PreparedResponse {
+  return { status: 304, headers: [...start, 'etag', etag], body: EMPTY_BODY };
+}
+
+/** The coding an answer of `length` bytes uses for this Accept-Encoding; null for identity. */
+export function codingFor(length: number, acceptEncoding: string | undefined): ContentCoding | null {
+  return length >= MIN_COMPRESS_BYTES ? negotiateCoding(acceptEncoding) : null;
+}
+
+/** What a prepared answer is made of. */
+export interface AnswerSource {
+  /** The body: one buffer, or parts written in order (views of bytes the snapshot holds are never copied). */
+  body: Buffer | readonly Buffer[];
+  length: number;
+  contentType: string;
+  /** A strong entity tag of the body (RFC 9110 §8.8.3). */
+  etag: string;
+  lastModified: number;
+  /** Another content was published within the same second (Representation's `weakDate`). */
+  weakDate?: boolean;
+  /**
+   * Its coded variant, made once. Absent: the body is always sent as it is, which every client accepts
+   * unless it says `identity;q=0` (RFC 9110 §12.5.3): an answer computed per request that is too large to
+   * compress per request (see `perRequestCoding`).
+   */
+  encoded?(coding: ContentCoding): Promise<EncodedVariant>;
+  /** The bytes it keeps alive of its own (not the snapshot's): a memo bucket's measure. Its length by default. */
+  ownBytes?: number;
 }
 
 /**
- * Headers as node:http's flat list, `[name, value, name, value, ...]` in the object's order, which
- * `writeHead` takes as it is: the same header block, without a for-in over an object per answer. Per
- * answer, a list is also what can be extended cheaply: on Node 20 (V8 11.3), a spread object with
- * more keys after it, `{ ...headers, etag }`, took 12-17 µs a call where `[...list, 'etag', etag]` takes
- * 0.07 µs (measured in a loop on the bench host); it was a tenth of a first-time search's CPU (issue 15).
+ * Answers computed per request (since, search, a review) are compressed only up to this size: beyond it,
+ * compressing each distinct request is seconds of CPU a client can ask for at will (a since answer for
+ * an old date is 35 MB at 50k reviews), and a client that wants everything compressed has
+ * /reviews.json, compressed once per snapshot.
  */
-export type HeaderList = string[];
-
-/** `headers` as a HeaderList; the lists built here are shared by many answers, so never changed. */
-export function headerList(headers: Readonly<Record<string, string>>): HeaderList {
-  const list: string[] = [];
-  for (const [name, value] of Object.entries(headers)) list.push(name, value);
-  return list;
-}
-
-export type NotModifiedHeaders = Record<ContentCoding | 'identity', Readonly<Record<string, string>>>;
-
-/** NotModifiedHeaders as lists (HeaderList), for answers written by the fast paths. */
-export type NotModifiedHeaderLists = Record<ContentCoding | 'identity', HeaderList>;
+export const PER_REQUEST_COMPRESS_MAX = 1024 * 1024;
 
 /**
- * The headers of a 304 for `rep`, one set per coding: `leading` (CORS, Link), then what
- * sendRepresentation sends with its 304, in the same order. RFC 9110 §15.4.5: the 304 carries the
- * ETag, Vary and Cache-Control a 200 would, and Last-Modified as sent today.
+ * An answer with every answer a GET or HEAD of it can get, each prepared on first use and kept: 200 or
+ * 304, identity or a coding. A compressed body is made once, asynchronously; until it exists an answer
+ * that needs it is a promise.
  */
-export function notModifiedHeaders(rep: Representation, leading: Readonly<Record<string, string>>, vary: string): NotModifiedHeaders {
-  const common = cachingHeaders(rep, leading, vary);
+export interface PreparedAnswer {
+  readonly etag: string;
+  /** Bytes it keeps alive: its own body and the coded bodies made so far (a memo bucket's measure). */
+  readonly bytes: number;
+  answer(request: RequestHead): PreparedResponse | Promise<PreparedResponse>;
+}
+
+/** @deprecated the former name of PreparedAnswer. */
+export type PreparedRepresentation = PreparedAnswer;
+
+type Variant = ContentCoding | 'identity';
+
+// The header lists and objects of a prepared answer, counted with its bytes (a memo bucket's measure).
+const PREPARED_OVERHEAD = 1024;
+
+/**
+ * The answers of `source` in `frame`. `grown` is told when a coded body has been added, so that whoever
+ * keeps it can count the new bytes.
+ */
+export function prepareAnswer(source: AnswerSource, frame: ResponseFrame, grown?: () => void): PreparedAnswer {
+  const start = answerHeaders(source.lastModified, frame);
+  const contentType = frame.contentType ?? source.contentType;
+  const { etag, encoded } = source;
+  const compressible = encoded !== undefined && source.length >= MIN_COMPRESS_BYTES;
+  const ok: Partial<Record<Variant, PreparedResponse>> = {};
+  const notModified: Partial<Record<Variant, PreparedResponse>> = {};
+  const pending: Partial<Record<ContentCoding, Promise<PreparedResponse>>> = {};
+  const own = (source.ownBytes ?? source.length) + PREPARED_OVERHEAD;
+  let coded = 0;
   return {
-    identity: { ...common, etag: rep.etag },
-    gzip: { ...common, etag: codedEtag(rep.etag, 'gzip') },
-    br: { ...common, etag: codedEtag(rep.etag, 'br') },
+    etag,
+    get bytes() {
+      return own + coded;
+    },
+    answer(request) {
+      const coding = compressible ? negotiateCoding(request.headers['accept-encoding']) : null;
+      const variant: Variant = coding ?? 'identity';
+      if (isNotModified(request.headers, source))
+        return (notModified[variant] ??= notModifiedResponse(start, coding ? codedEtag(etag, coding) : etag));
+      const done = ok[variant];
+      if (done) return done;
+      if (!coding) return (ok.identity = { status: 200, headers: okHeaders(start, contentType, etag, source.length), body: source.body });
+      return (pending[coding] ??= encoded!(coding).then(
+        (v) => {
+          coded += v.body.length;
+          grown?.();
+          return (ok[coding] = okResponse(start, contentType, v.etag, v.body, coding));
+        },
+        (error: unknown) => {
+          delete pending[coding];
+          throw error;
+        },
+      ));
+    },
   };
 }
 
-/**
- * Sends a representation with its validators, answering 304 when the request's conditions match,
- * compressing when asked. HEAD gets the same headers as GET with no body (RFC 9110 §9.3.2).
- */
-export async function sendRepresentation(request: FastifyRequest, reply: FastifyReply, rep: Representation): Promise<FastifyReply> {
-  const coding = codingFor(rep, request.headers['accept-encoding']);
-  // A route that also negotiates the media type has already said `Vary: Accept, Accept-Encoding`.
-  if (!reply.hasHeader('Vary')) reply.header('Vary', 'Accept-Encoding');
-  reply.header('Cache-Control', CACHE_CONTROL);
-  reply.header('Last-Modified', httpDate(rep));
-  const notModified = isNotModified(request.headers, rep);
-  if (notModified) {
-    reply.header('ETag', coding ? codedEtag(rep.etag, coding) : rep.etag);
-    return reply.code(304).send();
-  }
-  reply.type(rep.contentType);
-  if (!coding) {
-    reply.header('ETag', rep.etag);
-    return reply.send(rep.body);
-  }
-  const variant = await rep.encoded(coding);
-  reply.header('ETag', variant.etag);
-  reply.header('Content-Encoding', coding);
-  return reply.send(variant.body);
+/** A representation as an answer's source; `perRequest`: compressed only up to PER_REQUEST_COMPRESS_MAX. */
+export function sourceOf(rep: Representation, perRequest = false): AnswerSource {
+  return {
+    body: rep.body,
+    length: rep.body.length,
+    contentType: rep.contentType,
+    etag: rep.etag,
+    lastModified: rep.lastModified,
+    ...(rep.weakDate ? { weakDate: true } : {}),
+    ...(!perRequest || rep.body.length <= PER_REQUEST_COMPRESS_MAX ? { encoded: rep.encoded } : {}),
+  };
+}
+
+/** The answers of a representation (a document, a page, a kept answer) in `frame`. */
+export function prepareRepresentation(rep: Representation, frame: ResponseFrame, grown?: () => void): PreparedAnswer {
+  return prepareAnswer(sourceOf(rep), frame, grown);
 }

@@ -8,7 +8,7 @@ import { createRepresentation, type Representation } from '../snapshot/rendered-
 /**
  * Static files of the public face, served from this origin (contract §7: no CDN): the stylesheet,
  * the icon, the widget (public/ in the package) and swagger-ui's bundle (the swagger-ui-dist package).
- * Read once per process; their bytes do not depend on the data, so they are not per snapshot.
+ * Read once per app (createSiteAssets); their bytes do not depend on the data, so they are not per snapshot.
  */
 const PUBLIC_DIR = path.join(PACKAGE_ROOT, 'public');
 const SWAGGER_DIR = path.dirname(createRequire(path.join(PACKAGE_ROOT, 'package.json')).resolve('swagger-ui-dist/package.json'));
@@ -32,31 +32,34 @@ const SITE_ASSETS: Record<string, AssetSource> = {
 /** The paths under which static assets are served. */
 export const ASSET_PATHS = Object.keys(SITE_ASSETS);
 
-const loaded = new Map<string, Representation>();
-
 function read(source: AssetSource, transform?: (text: string) => string): Representation {
   const bytes = fs.readFileSync(source.file);
   const body = transform ? transform(bytes.toString('utf8')) : bytes;
   return createRepresentation(body, source.contentType, fs.statSync(source.file).mtimeMs);
 }
 
-export function siteAsset(urlPath: string): Representation | undefined {
-  const source = SITE_ASSETS[urlPath];
-  if (!source) return undefined;
-  let rep = loaded.get(urlPath);
-  if (!rep) loaded.set(urlPath, (rep = read(source)));
-  return rep;
-}
-
 /** widget.js with the service's base URL written in, so it needs no configuration on the host page. */
 const WIDGET_SOURCE: AssetSource = { file: path.join(PUBLIC_DIR, 'widget.js'), contentType: JS_MEDIA_TYPE };
-const widgets = new Map<string, Representation>();
 
-export function widgetScript(urls: ServiceUrls): Representation {
-  let rep = widgets.get(urls.base);
-  if (!rep) {
-    rep = read(WIDGET_SOURCE, (text) => text.replace("'__REVIEW_DATA_BASE__'", JSON.stringify(urls.base)));
-    widgets.set(urls.base, rep);
-  }
-  return rep;
+export interface SiteAssets {
+  /** The asset served at `urlPath` (one of ASSET_PATHS), read on first use. */
+  asset(urlPath: string): Representation | undefined;
+  /** widget.js for this service's base URL, read on first use. */
+  widget(): Representation;
+}
+
+/** The static files of one app (its base URL is written into the widget), each read once when first asked for. */
+export function createSiteAssets(urls: ServiceUrls): SiteAssets {
+  const loaded = new Map<string, Representation>();
+  let widget: Representation | undefined;
+  return {
+    asset(urlPath) {
+      const source = SITE_ASSETS[urlPath];
+      if (!source) return undefined;
+      let rep = loaded.get(urlPath);
+      if (!rep) loaded.set(urlPath, (rep = read(source)));
+      return rep;
+    },
+    widget: () => (widget ??= read(WIDGET_SOURCE, (text) => text.replace("'__REVIEW_DATA_BASE__'", JSON.stringify(urls.base)))),
+  };
 }

@@ -1,5 +1,6 @@
 import type { PublishedView } from '../domain/published-view.js';
 import type { InsightsDocument } from '../insights/schema.js';
+import { shownUpdatedAt } from '../feeds/feed-content.js';
 import { formatRating, plural } from './format.js';
 
 /** Discovery documents for crawlers and assistants (contract §7): llms.txt, sitemap.xml, robots.txt. */
@@ -78,7 +79,7 @@ export function sitemapUrls(view: PublishedView): SitemapUrl[] {
     ...b.services.map((s) => entry('services', s.id)),
     ...b.service_areas.map((s) => entry('areas', s.id)),
     { loc: `${u.base}/docs` },
-    ...view.reviews.map((r) => ({ loc: u.reviewPage(r.id), lastmod: r.updated_at.slice(0, 10) })),
+    ...view.reviews.map((r) => ({ loc: u.reviewPage(r.id), lastmod: shownUpdatedAt(r, view).slice(0, 10) })),
   ];
 }
 

@@ -1,4 +1,26 @@
+import { DEFAULT_MEMO_BUDGETS } from './snapshot-memo.js';
 import type { Snapshot } from './snapshot.js';
+
+/**
+ * Transitional, for `src/mcp` only: the earlier per-snapshot answer cache and the process-wide search
+ * budget its callers read, unchanged. Every other caller keeps its answers in the snapshot's memo
+ * (`snapshot.memo.bucket(handle)`, snapshot-memo.ts), whose budgets come from the configuration; this
+ * file goes once the MCP tools do the same.
+ */
+
+/** @deprecated see above. */
+export const DEFAULT_SEARCH_CACHE_BYTES = DEFAULT_MEMO_BUDGETS.search;
+let legacySearchBudget = DEFAULT_SEARCH_CACHE_BYTES;
+
+/** @deprecated SEARCH_CACHE_BYTES for src/mcp's own caches, set by the composition root; see above. */
+export function setSearchCacheBudget(bytes: number): void {
+  legacySearchBudget = bytes;
+}
+
+/** @deprecated see above. */
+export function searchCacheBudget(): number {
+  return legacySearchBudget;
+}
 
 /**
  * Answers of one kind cached per snapshot within a byte budget, least recently used first out. A
@@ -46,6 +68,7 @@ const OVERSIZE_KEYS = 64;
 const ASKED_CHARS = 256 * 1024;
 
 /** `budget` is read on each use, so a configured limit applies to the caches made before it was set. */
+/** @deprecated see above: a memo bucket. */
 export function createAnswerCache<T extends { body: Buffer }>(budget: () => number): AnswerCache<T> {
   const caches = new WeakMap<Snapshot, Entries<T>>();
   // A key is held beside its answer, so it counts (UTF-16, two bytes a character).

@@ -4,9 +4,9 @@ import { projectReviewJson } from '../domain/review-fields.js';
 import type { SearchQuery } from '../domain/search-query.js';
 import { createRepresentation, createRepresentationWithEtag, type Representation } from './rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../domain/media-types.js';
-import { createAnswerCache } from './answer-cache.js';
-import { joinAnswer, type ReviewBytes } from './review-bytes.js';
+import type { ReviewBytes } from './review-bytes.js';
 import type { SearchPage } from './search-index.js';
+import { memoBucket, memoValue } from './snapshot-memo.js';
 import type { Snapshot } from './snapshot.js';
 
 /**
@@ -60,42 +60,50 @@ export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: s
 
 /**
  * Each review's digest (SHA-256 of its JSON, base64url, 22 characters) for the answers' ETags, made on
- * first use, per snapshot data: keyed by the review bytes, which a snapshot's copies (withDocument)
- * share. Kept as ASCII bytes in one table (a string each cost more memory, and joining them per answer
- * was most of a first-time search's garbage, issue 15).
+ * first use and kept as ASCII bytes in one table (a string each cost more memory, and joining them per
+ * answer was most of a first-time search's garbage, issue 15), with the buffer a tag's input is
+ * assembled in (hashed at once, never kept). One per snapshot data, in its memo: a copy of the snapshot
+ * with another document shares it.
  */
+interface SearchTagger {
+  tag(positions: readonly number[], envelope: string): string;
+}
+
 const DIGEST_CHARS = 22;
-const reviewDigests = new WeakMap<ReviewBytes, { chars: Uint8Array; known: Uint8Array }>();
-// What a search's tag hashes is assembled here: it is hashed at once, never kept.
-let tagInput = Buffer.allocUnsafeSlow(4096);
 const TAG_PREFIX = 'search:';
+const SEARCH_TAGS = memoValue<SearchTagger>('search tags', { readsDocuments: false });
+
+function createSearchTagger(bytes: ReviewBytes): SearchTagger {
+  const chars = new Uint8Array(bytes.count * DIGEST_CHARS);
+  const known = new Uint8Array(bytes.count);
+  let input = Buffer.allocUnsafeSlow(4096);
+  return {
+    tag(positions, envelope) {
+      const need = TAG_PREFIX.length + positions.length * (DIGEST_CHARS + 1) + 3 * envelope.length;
+      if (input.length < need) input = Buffer.allocUnsafeSlow(2 * need);
+      let at = input.write(TAG_PREFIX, 0, 'latin1');
+      for (let i = 0; i < positions.length; i++) {
+        const pos = positions[i]!;
+        const from = pos * DIGEST_CHARS;
+        if (known[pos] === 0) {
+          chars.set(Buffer.from(hash('sha256', bytes.bytes(pos), 'base64url').slice(0, DIGEST_CHARS), 'latin1'), from);
+          known[pos] = 1;
+        }
+        if (i > 0) input[at++] = 0x2c; // ','
+        for (let c = 0; c < DIGEST_CHARS; c++) input[at++] = chars[from + c]!;
+      }
+      at += input.write(envelope, at, 'utf8');
+      return `"${hash('sha256', input.subarray(0, at), 'base64url').slice(0, 32)}"`;
+    },
+  };
+}
 
 /**
  * The ETag of a search answer: the SHA-256 of `search:`, its reviews' digests joined by commas, and its
  * envelope (the same bytes always give the same tag, on every replica and after restarts).
  */
 function searchTag(snapshot: Snapshot, positions: readonly number[], envelope: string): string {
-  const bytes = snapshot.reviewBytes;
-  let digests = reviewDigests.get(bytes);
-  if (!digests)
-    reviewDigests.set(bytes, (digests = { chars: new Uint8Array(bytes.count * DIGEST_CHARS), known: new Uint8Array(bytes.count) }));
-  const { chars, known } = digests;
-  const need = TAG_PREFIX.length + positions.length * (DIGEST_CHARS + 1) + 3 * envelope.length;
-  if (tagInput.length < need) tagInput = Buffer.allocUnsafeSlow(2 * need);
-  const input = tagInput;
-  let at = input.write(TAG_PREFIX, 0, 'latin1');
-  for (let i = 0; i < positions.length; i++) {
-    const pos = positions[i]!;
-    const from = pos * DIGEST_CHARS;
-    if (known[pos] === 0) {
-      chars.set(Buffer.from(hash('sha256', bytes.bytes(pos), 'base64url').slice(0, DIGEST_CHARS), 'latin1'), from);
-      known[pos] = 1;
-    }
-    if (i > 0) input[at++] = 0x2c; // ','
-    for (let c = 0; c < DIGEST_CHARS; c++) input[at++] = chars[from + c]!;
-  }
-  at += input.write(envelope, at, 'utf8');
-  return `"${hash('sha256', input.subarray(0, at), 'base64url').slice(0, 32)}"`;
+  return snapshot.memo.value(SEARCH_TAGS, () => createSearchTagger(snapshot.reviewBytes)).tag(positions, envelope);
 }
 
 /**
@@ -104,20 +112,17 @@ function searchTag(snapshot: Snapshot, positions: readonly number[], envelope: s
  * same reviews (by digest) and the same envelope are the same bytes: the tag hashes the digests and the
  * envelope (a few hundred bytes instead of tens of kilobytes). It is equal on every replica and after
  * restarts (contract §4), and a search whose reviews did not change keeps its tag when others do.
- * Answers are cached per snapshot by their parameters (SEARCH_CACHE_BYTES): the same snapshot and the
- * same parameters always give the same bytes, and clients repeat searches (a page's filters, polling).
+ * Computed afresh: the HTTP layer keeps the answers it sends in the snapshot's memo.
  */
 export function searchRepresentation(snapshot: Snapshot, query: SearchQuery): Representation {
-  return searchCache.get(snapshot, searchKey(query), () => {
-    const { positions, envelope, etag } = searchAnswer(snapshot, query);
-    return createRepresentationWithEtag(
-      searchBody(snapshot, positions, envelope),
-      JSON_MEDIA_TYPE,
-      etag,
-      snapshot.publishedAt,
-      snapshot.publishedWeak,
-    );
-  });
+  const { positions, envelope, etag } = searchAnswer(snapshot, query);
+  return createRepresentationWithEtag(
+    searchBody(snapshot, positions, envelope),
+    JSON_MEDIA_TYPE,
+    etag,
+    snapshot.publishedAt,
+    snapshot.publishedWeak,
+  );
 }
 
 /** A search answer before its bytes: its reviews, its envelope and its strong ETag (see above). */
@@ -142,24 +147,8 @@ export function answerValidators(snapshot: Snapshot, etag: string): Pick<Represe
   return snapshot.publishedWeak ? { etag, lastModified, weakDate: true } : { etag, lastModified };
 }
 
-export const DEFAULT_SEARCH_CACHE_BYTES = 8 * 1024 * 1024;
-let searchBudget = DEFAULT_SEARCH_CACHE_BYTES;
-const searchCache = createAnswerCache<Representation>(() => searchBudget);
-
-/** SEARCH_CACHE_BYTES (README "Limits"); 0 turns the cache off. */
-export function setSearchCacheBudget(bytes: number): void {
-  searchBudget = bytes;
-}
-
-/** The byte budget of search answers per snapshot, for the caches in front of this one. */
-export function searchCacheBudget(): number {
-  return searchBudget;
-}
-
-/** Bytes the search cache of `snapshot` holds now (tests and metrics). */
-export function searchCacheBytes(snapshot: Snapshot): number {
-  return searchCache.bytes(snapshot);
-}
+// Transitional, for src/mcp only (answer-cache.ts says why).
+export { DEFAULT_SEARCH_CACHE_BYTES, searchCacheBudget, setSearchCacheBudget } from './answer-cache.js';
 
 /**
  * Every parameter that shapes a search answer, in one fixed order: two queries with the same key get
@@ -210,37 +199,62 @@ export function sinceDateIssue(date: string): Issue {
 }
 
 /**
- * The since answer `{ since, count, total, reviews }`: every published review dated on or after `date`,
- * newest first, at most `limit` of them (MCP's cap; REST asks for all).
+ * The since answer `{ since, count, total, reviews }` in three parts: every published review dated on
+ * or after `date`, newest first, at most `limit` of them (MCP's cap; REST asks for all). Positions are
+ * newest first, so the reviews are one contiguous slice of the snapshot's bytes: `reviews` is a view of
+ * them, never a copy. Every date before the first review is the same reviews, whatever the date.
  */
-export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { body: Buffer; count: number } {
+export interface SinceParts {
+  head: Buffer;
+  reviews: Buffer;
+  tail: Buffer;
+  count: number;
+  length: number;
+}
+
+const SINCE_TAIL = Buffer.from(']}');
+
+export function sinceParts(snapshot: Snapshot, date: string, limit?: number): SinceParts {
   const total = sinceEnd(snapshot, date);
   const count = Math.min(total, limit ?? total);
-  // Positions are newest first: the answer's reviews are one contiguous slice of the snapshot's bytes.
-  const head = `{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[`;
-  return { body: joinAnswer(head, [snapshot.reviewBytes.range(0, count)], ']}'), count };
+  const head = Buffer.from(`{"since":${JSON.stringify(date)},"count":${count},"total":${total},"reviews":[`);
+  const reviews = snapshot.reviewBytes.range(0, count);
+  return { head, reviews, tail: SINCE_TAIL, count, length: head.length + reviews.length + SINCE_TAIL.length };
 }
+
+/** The since answer as one buffer (a copy: for tools and tests; REST sends the parts). */
+export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { body: Buffer; count: number } {
+  const parts = sinceParts(snapshot, date, limit);
+  return { body: Buffer.concat([parts.head, parts.reviews, parts.tail], parts.length), count: parts.count };
+}
+
+/** The digest of the first `count` reviews' bytes, kept per snapshot by count (SINCE_CACHE_BYTES). */
+const SINCE_RANGES = memoBucket<{ digest: string; bytes: number }>('since', 'review range digests');
 
 /**
- * Since answers can be large (the whole dataset for an old date) and polling clients ask for the same
- * date again and again, so they are cached per snapshot within a byte budget (answer-cache.ts).
+ * The strong ETag of a since answer: the SHA-256 of its head (date, count, total) and of the digest of
+ * its reviews' bytes. The same bytes give the same tag on every replica and after restarts; the reviews'
+ * digest is computed once per snapshot and range, so distinct dates that resolve to the same reviews
+ * (every date before the first review) hash them once, not once each.
  */
-export const DEFAULT_SINCE_CACHE_BYTES = 32 * 1024 * 1024;
-let sinceBudget = DEFAULT_SINCE_CACHE_BYTES;
-const sinceCache = createAnswerCache<Representation>(() => sinceBudget);
-
-/** SINCE_CACHE_BYTES (README "Limits"); 0 turns the cache off. */
-export function setSinceCacheBudget(bytes: number): void {
-  sinceBudget = bytes;
+export function sinceTag(snapshot: Snapshot, parts: SinceParts): string {
+  const ranges = snapshot.memo.bucket(SINCE_RANGES);
+  const key = String(parts.count);
+  let range = ranges.peek(key);
+  if (!range) ranges.put(key, (range = { digest: hash('sha256', parts.reviews, 'base64url'), bytes: 64 }));
+  return `"${hash('sha256', `since\n${parts.head.toString('utf8')}\n${range.digest}`, 'base64url').slice(0, 32)}"`;
 }
 
-/** Bytes the since cache of `snapshot` holds now (tests and metrics). */
-export function sinceCacheBytes(snapshot: Snapshot): number {
-  return sinceCache.bytes(snapshot);
-}
-
+/** `GET /api/reviews/since/{date}` as one representation (a copy of the bytes: for tools and tests). */
 export function reviewsSince(snapshot: Snapshot, date: string): Representation {
-  return sinceCache.get(snapshot, date, () => answerRepresentation(snapshot, sinceAnswer(snapshot, date).body));
+  const parts = sinceParts(snapshot, date);
+  return createRepresentationWithEtag(
+    Buffer.concat([parts.head, parts.reviews, parts.tail], parts.length),
+    JSON_MEDIA_TYPE,
+    sinceTag(snapshot, parts),
+    snapshot.publishedAt,
+    snapshot.publishedWeak,
+  );
 }
 
 /**

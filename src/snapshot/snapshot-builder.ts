@@ -11,7 +11,15 @@ import type { ServiceUrls } from '../domain/urls.js';
 import { createPublicDocFill } from './public-doc-fill.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import type { ReviewBytes, ReviewSource } from './review-bytes.js';
-import { assembleSnapshot, type RenderedDocuments, type SeededDocument, type Snapshot, type SnapshotBuild } from './snapshot.js';
+import {
+  assembleSnapshot,
+  lastChange,
+  type RenderedDocuments,
+  type SeededDocument,
+  type Snapshot,
+  type SnapshotBuild,
+} from './snapshot.js';
+import type { MemoBudgets } from './snapshot-memo.js';
 import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 
 /**
@@ -49,6 +57,8 @@ export interface SnapshotBuilderOptions {
   indexesAfter?: Promise<unknown>;
   /** A failure to store the public JSON a build computed: logged, the next start computes it again. */
   onError?(error: unknown): void;
+  /** The byte budgets of each snapshot's memo (configuration: SEARCH_CACHE_BYTES, ...). */
+  budgets?: Readonly<MemoBudgets>;
 }
 
 export interface SnapshotBuilder {
@@ -278,7 +288,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
         business: header.business ?? EMPTY_BUSINESS,
         reviews,
         aggregate: computeAggregate(reviews),
-        updatedAt: newest ?? new Date(0).toISOString(),
+        updatedAt: lastChange([newest], header.changedAt),
         urls: options.urls,
       };
       const built = await assembleSnapshot(
@@ -290,6 +300,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
           ...(options.seeded ? { seeded: options.seeded } : {}),
           ...(onDocuments ? { onDocuments } : {}),
           ...(options.indexesAfter ? { indexesAfter: options.indexesAfter } : {}),
+          ...(options.budgets ? { budgets: options.budgets } : {}),
         },
       );
       // From now on each entry's JSON is read from the new document: the strings can go.

@@ -12,6 +12,7 @@ import { datasetEnds } from './renderers/dataset.js';
 import type { DocumentRenderer } from './renderers/document-renderer.js';
 import { writeReviewBytes, type ReviewBytes, type ReviewSource } from './review-bytes.js';
 import { searchIndexSteps, type SearchIndex } from './search-index.js';
+import { createSnapshotMemo, DEFAULT_MEMO_BUDGETS, type MemoBudgets, type SnapshotMemo } from './snapshot-memo.js';
 import { createTimeSlicer, runDeferred, runSliced, UNSLICED, type TimeSlicer } from './time-slice.js';
 
 /**
@@ -38,6 +39,11 @@ export interface Snapshot {
   publishedAt: number;
   /** The previous snapshot was published in the same second: dates alone cannot tell them apart. */
   publishedWeak: boolean;
+  /**
+   * What is kept of the answers computed from this snapshot, within the configured budgets
+   * (snapshot-memo.ts): it goes with the snapshot, so nothing outlives the data it came from.
+   */
+  memo: SnapshotMemo;
 }
 
 /**
@@ -124,7 +130,14 @@ export interface SnapshotBuild {
   slow: Promise<LandedDocument>[];
 }
 
-function newestTimestamp(stamps: Iterable<string | null>): string {
+/**
+ * The published data's last change as its documents show it (`updated_at` of /reviews.json, Atom's
+ * `<updated>`, the sitemap's `lastmod`): the newest of `stamps`, but never later than the commit of the
+ * change that is being published (`committedAt`, the store's changed_at, the same on every replica), so
+ * a record's `updated_at` in 2099 does not date the whole dataset in 2099. The headers' Last-Modified
+ * follows its own rule (`publicationTime`).
+ */
+export function lastChange(stamps: Iterable<string | null>, committedAt?: string | null): string {
   let best = new Date(0).toISOString();
   let bestMs = Date.parse(best);
   for (const s of stamps) {
@@ -134,7 +147,8 @@ function newestTimestamp(stamps: Iterable<string | null>): string {
       bestMs = ms;
     }
   }
-  return best;
+  const limit = committedAt ? Date.parse(committedAt) : Number.NaN;
+  return limit < bestMs ? new Date(limit).toISOString() : best;
 }
 
 /**
@@ -159,7 +173,7 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
     business,
     reviews,
     aggregate: computeAggregate(reviews),
-    updatedAt: newestTimestamp([state.businessUpdatedAt, ...reviews.map((r) => r.updated_at)]),
+    updatedAt: lastChange([state.businessUpdatedAt, ...reviews.map((r) => r.updated_at)], state.changedAt),
     urls,
   };
 }
@@ -186,11 +200,12 @@ export function buildSnapshot(
   previous: Snapshot | null = null,
   now = Date.now(),
   seeded: ReadonlyMap<string, SeededDocument> = new Map(),
+  budgets: Readonly<MemoBudgets> = DEFAULT_MEMO_BUDGETS,
 ): Promise<SnapshotBuild> {
   const view = buildView(state, urls);
   const reviewSources = view.reviews.map((r) => JSON.stringify(r));
   const parts = { view, reviewSources, version: state.version, changedAt: state.changedAt };
-  return assembleSnapshot(parts, renderers, previous, { now, seeded });
+  return assembleSnapshot(parts, renderers, previous, { now, seeded, budgets });
 }
 
 /** The indexes a snapshot answers lookups with: positions by id, and the search index. */
@@ -212,6 +227,8 @@ export interface AssembleOptions {
   now?: number;
   /** Slow documents an earlier process rendered, for a first snapshot (the document cache, issue 15). */
   seeded?: ReadonlyMap<string, SeededDocument>;
+  /** The byte budgets of the snapshot's memo (configuration); the defaults when absent. */
+  budgets?: Readonly<MemoBudgets>;
   /**
    * Told the rendered documents before the indexes are built (issue 15, fan-out): the WebSub hub starts
    * delivering the new topic bytes while the rest of the build runs. Called at most once, synchronously.
@@ -270,6 +287,9 @@ export async function assembleSnapshot(
       })),
     );
   }
+  // A change that left the published data as it was (an edit of an unpublished review, a version bump)
+  // publishes nothing: answers keep their dates, so Last-Modified says nothing about unpublished records.
+  const unchanged = previous !== null && sameData(previous, reviewBytes, documents);
   // Every document is final here (the slow ones carried or missing): the topic bytes exist, the
   // seconds of index work at 100k reviews come after (issue 15, fan-out).
   options.onDocuments?.({ version, documents });
@@ -304,10 +324,27 @@ export async function assembleSnapshot(
     documents,
     documentVersions,
     missing,
-    publishedAt,
-    publishedWeak: previous !== null && previous.version !== version && previous.publishedAt === publishedAt,
+    publishedAt: unchanged ? previous.publishedAt : publishedAt,
+    publishedWeak: unchanged
+      ? previous.publishedWeak
+      : previous !== null && previous.version !== version && previous.publishedAt === publishedAt,
+    memo: createSnapshotMemo(options.budgets ?? DEFAULT_MEMO_BUDGETS),
   };
   return { snapshot, slow };
+}
+
+/**
+ * Whether a new build's published data is the previous snapshot's: its reviews document (the bytes of
+ * /reviews.json: the business, the aggregate and every published review) is the same. Compared by the
+ * documents' tags when the dataset renderer made them, else byte for byte.
+ */
+function sameData(previous: Snapshot, reviewBytes: ReviewBytes, documents: ReadonlyMap<string, RenderedDocument>): boolean {
+  const datasetOf = (bytes: ReviewBytes, docs: ReadonlyMap<string, RenderedDocument>) =>
+    [...docs.values()].find((d) => d.body === bytes.document);
+  const now = datasetOf(reviewBytes, documents);
+  const before = datasetOf(previous.reviewBytes, previous.documents);
+  if (now && before) return now.etag === before.etag;
+  return previous.reviewBytes.document.equals(reviewBytes.document);
 }
 
 /**
@@ -323,5 +360,6 @@ export function withDocument(snapshot: Snapshot, landed: LandedDocument): Snapsh
     documents,
     documentVersions: new Map(snapshot.documentVersions).set(landed.name, landed.version),
     missing: new Set([...snapshot.missing].filter((name) => name !== landed.name)),
+    memo: snapshot.memo.forNewDocuments(),
   };
 }

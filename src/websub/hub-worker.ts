@@ -157,12 +157,16 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
       await o.store.removeSubscription(sub.id); // contract §6: expired subscriptions get nothing
       return;
     }
+    // What a GET of the topic serves now (WebSub §7). A newer build known here but not published yet
+    // (claimed just before its announcement) is for later: handed back due now, taken again once its
+    // snapshot is published, with the bytes a GET then serves.
+    if (o.content.version() > o.content.servedVersion()) return o.store.releaseDelivery(d, o.workerId, o.clock.now());
     const content = o.content.content(sub.topic);
     if (!content) return o.store.releaseDelivery(d, o.workerId, o.clock.now() + pollMs);
     if (stored && stored.contentHash !== content.hash && stored.sourceVersion > content.version) {
       // Another replica recorded newer content than this process has: give it back due at once, for a
       // replica that has it (issue 15: a replica still building must not delay the fan-out of those that
-      // are done), and claim no more deliveries until this one's build announces that content.
+      // are done), and claim no more deliveries until this one's snapshot with that content is published.
       state.behind = Math.max(state.behind, stored.sourceVersion);
       return o.store.releaseDelivery(d, o.workerId, dueForAnyone());
     }
@@ -237,7 +241,11 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         full = intents.length === free;
       }
       free = o.concurrency - jobs.size;
-      const behind = o.content.version() < state.behind;
+      // Deliveries carry what the HTTP server serves: none is claimed while this process serves older
+      // content than another replica recorded, or than its own build announced (the deliveries that build
+      // enqueued are claimed once its snapshot is published: the publication wakes this worker).
+      const served = o.content.servedVersion();
+      const behind = served < state.behind || served < o.content.version();
       if (!behind && free >= (jobs.size === 0 ? 1 : claimBatch) && !state.stopping) {
         const deliveries = await o.store.claimDueDeliveries(deliveryClaim(free));
         // Run dry: nothing due, nothing in flight (a delivery in flight may yet be handed back due now).
@@ -249,7 +257,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
         state.moreDue = full;
       } else {
         // Not enough free slots to claim a batch, or content too old to send: whatever was due is still
-        // due (a wake when this process's next build announces its documents comes back for it).
+        // due (a wake when this process publishes its next snapshot comes back for it).
         state.moreDue ||= full;
       }
       if (full) state.again = true;

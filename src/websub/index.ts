@@ -123,8 +123,10 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
     return intent;
   }
 
-  // Deliveries start as soon as a build's topic bytes exist, not after its seconds of index work (issue
-  // 15, fan-out); the publication wakes the worker again, which finds those topics already recorded.
+  // The fan-out's work starts as soon as a build's topic bytes exist, not after its seconds of index work
+  // (issue 15, fan-out): their hashes are recorded and the deliveries enqueued. They are sent once the
+  // snapshot that holds those bytes is published, which wakes the worker again: a notification never
+  // describes content the topic URL does not serve yet.
   deps.snapshots.onDocuments((rendered) => {
     content.announce(rendered);
     worker.wake();

@@ -6,21 +6,25 @@ import type { TopicSet } from './topic-url.js';
 
 export interface TopicContentSource {
   /**
-   * The topic's newest bytes in this process: those of the current snapshot, exactly what a GET serves,
-   * or those of a newer build announced before its snapshot is published (`announce`).
+   * The topic's bytes as the HTTP server serves them now: those of the current snapshot, exactly what a
+   * GET of the topic URL answers. A notification carries only these (WebSub §7: it is the topic's
+   * content), never bytes of a build that is not published yet.
    */
   content(topicUrl: string): TopicContent | null;
-  /** The data version of the bytes `content` returns. */
+  /** The data version of the newest topic bytes this process knows of: announced, or served. */
   version(): number;
+  /** The data version of the bytes `content` returns: the current snapshot's. */
+  servedVersion(): number;
   /**
    * Takes a build's documents as soon as they are rendered, before its indexes are built and its
-   * snapshot published (issue 15, fan-out), so deliveries start then. They are the representations that
-   * snapshot will hold: a GET serves the same bytes and ETag once it is published. Ignored when not
-   * newer than the current snapshot.
+   * snapshot published (issue 15, fan-out), so the fan-out's work starts then: `sync` records their
+   * topic hashes, which enqueues the deliveries. They are sent once the snapshot that holds those bytes
+   * is published (`servedVersion` reaches them), so a subscriber that fetches the topic right after a
+   * notification gets what it was told about. Ignored when not newer than the current snapshot.
    *
-   * Should that build fail afterwards, these bytes are delivered anyway: they were rendered from the
-   * store's data at their version, which the next refresh reads again and publishes with the same bytes
-   * (and a newer build's announcement supersedes them, as any newer content does).
+   * Should that build fail afterwards, the deliveries wait for the next publication: the next refresh
+   * reads the same data again and publishes the same bytes (or a newer build's, which any delivery then
+   * carries, as it carries the newest content of its topic).
    */
   announce(rendered: RenderedDocuments): void;
   /**
@@ -79,11 +83,12 @@ export function createTopicContentSource(deps: {
   return {
     content(topicUrl) {
       const topic = deps.topics.byUrl(topicUrl);
-      const rendered = newest();
-      const doc = topic ? rendered.documents.get(topic.document) : undefined;
-      return doc ? { body: doc.body, contentType: doc.contentType, hash: doc.contentHash, version: rendered.version } : null;
+      const served = deps.snapshots.current();
+      const doc = topic ? served.documents.get(topic.document) : undefined;
+      return doc ? { body: doc.body, contentType: doc.contentType, hash: doc.contentHash, version: served.version } : null;
     },
     version: () => newest().version,
+    servedVersion: () => deps.snapshots.current().version,
     announce(rendered) {
       if (rendered.version > newest().version) announced = rendered;
     },

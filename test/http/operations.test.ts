@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
 import { createServiceMetrics, type ServiceMetrics } from '../../src/ops/metrics.js';
+import { SINCE_ANSWERS } from '../../src/http/routes/reviews.js';
+import { DEFAULT_MEMO_BUDGETS } from '../../src/snapshot/snapshot-memo.js';
 import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
-import { reviewsSince, setSinceCacheBudget, sinceCacheBytes, DEFAULT_SINCE_CACHE_BYTES } from '../../src/snapshot/queries.js';
 import { fixtureState } from '../support/fixture.js';
 import { BASE_URL, createTestApp, header, json, request } from './app-harness.js';
 
@@ -153,22 +154,26 @@ describe('search parameters (issue 11, Low)', () => {
 });
 
 describe('the since cache is bounded in bytes (issue 11, M3)', () => {
-  it('never holds more than its budget, however many dates are asked', async () => {
-    const s = (await buildSnapshot(fixtureState(), urls, [])).snapshot;
-    const one = reviewsSince(s, '2000-01-01').body.length;
-    const budget = one * 3;
-    setSinceCacheBudget(budget);
+  it('never holds more than the budget the snapshot was built with, however many dates are asked', async () => {
+    // Room for a few kept answers (their heads and headers: their reviews are the snapshot's bytes).
+    const budget = 6000;
+    const budgets = { ...DEFAULT_MEMO_BUDGETS, since: budget };
+    const fresh = (await buildSnapshot(fixtureState(), urls, [], null, Date.now(), new Map(), budgets)).snapshot;
+    const small = await createApp({ snapshots: { current: () => fresh }, urls });
     try {
-      const fresh = (await buildSnapshot(fixtureState(), urls, [])).snapshot;
+      const kept = fresh.memo.bucket(SINCE_ANSWERS);
       for (let day = 1; day <= 28; day++) {
-        reviewsSince(fresh, `2000-01-${String(day).padStart(2, '0')}`);
-        expect(sinceCacheBytes(fresh)).toBeLessThanOrEqual(budget);
+        const path = `/api/reviews/since/2000-01-${String(day).padStart(2, '0')}`;
+        // Kept from a date's second request.
+        for (let ask = 0; ask < 2; ask++) expect((await request(small, path)).status).toBe(200);
+        expect(kept.bytes()).toBeLessThanOrEqual(budget);
       }
-      expect(sinceCacheBytes(fresh)).toBeGreaterThan(0);
-      // The most recently used answer is still cached: asking again returns the same object.
-      expect(reviewsSince(fresh, '2000-01-28')).toBe(reviewsSince(fresh, '2000-01-28'));
+      expect(kept.bytes()).toBeGreaterThan(0);
+      // The most recently used answer is still kept, the first ones are not.
+      expect(kept.peek('2000-01-28')).toBeDefined();
+      expect(kept.peek('2000-01-01')).toBeUndefined();
     } finally {
-      setSinceCacheBudget(DEFAULT_SINCE_CACHE_BYTES);
+      await small.close();
     }
   });
 });

@@ -5,6 +5,7 @@ import { JSON_MEDIA_TYPE } from '../../src/domain/media-types.js';
 import type { DocumentRenderer, SlowRenderer } from '../../src/snapshot/renderers/document-renderer.js';
 import { documentRenderersWith, type Renderers } from '../../src/snapshot/renderers/index.js';
 import type { DatasetState } from '../../src/domain/ports.js';
+import type { MemoBudgets } from '../../src/snapshot/snapshot-memo.js';
 import { buildSnapshot, withDocument, type Snapshot } from '../../src/snapshot/snapshot.js';
 
 /**
@@ -34,8 +35,13 @@ export function testDocumentRenderers(): Renderers {
 }
 
 /** A snapshot with every document rendered: tests can wait for the slow ones. */
-export async function renderSnapshot(state: DatasetState, urls: ServiceUrls, renderers: readonly DocumentRenderer[]): Promise<Snapshot> {
-  const { snapshot, slow } = await buildSnapshot(state, urls, renderers);
+export async function renderSnapshot(
+  state: DatasetState,
+  urls: ServiceUrls,
+  renderers: readonly DocumentRenderer[],
+  options: { budgets?: MemoBudgets } = {},
+): Promise<Snapshot> {
+  const { snapshot, slow } = await buildSnapshot(state, urls, renderers, null, Date.now(), new Map(), options.budgets);
   let out = snapshot;
   for (const landed of await Promise.all(slow)) out = withDocument(out, landed);
   return out;

@@ -13,8 +13,9 @@ import { createManualTime } from '../support/manual-time.js';
 import { fixtureReviews, fixtureState } from '../support/fixture.js';
 import { testDocumentRenderers } from '../support/renderers.js';
 
-// Issue 15, fan-out: the hub, wired to a real snapshot manager, delivers a rebuild's new topic bytes
-// while that rebuild's index work is still held, and a GET afterwards serves exactly those bytes.
+// Issue 15, fan-out: the hub, wired to a real snapshot manager, records a rebuild's new topic bytes (and
+// so enqueues the deliveries) while that rebuild's index work is still held, and sends them once the
+// snapshot is published: a GET right after the notification serves exactly those bytes.
 
 const urls = createServiceUrls('https://reviews.example.com');
 const fast = testDocumentRenderers().list.filter((r) => r.kind === 'fast');
@@ -35,7 +36,7 @@ function stateAt(version: number): DatasetState {
   return { ...fixtureState(version === 1 ? {} : { patch: { [id]: { text: `Changed at version ${version}.` } } }), version };
 }
 
-it('the hub records the new topic and delivers its bytes before the snapshot’s index work is done', async () => {
+it('the hub records the new topic before the snapshot’s index work is done, and delivers it once the snapshot is published', async () => {
   handle = await openDatabase('sqlite::memory:');
   const time = createManualTime();
   const watch = createHubWatch();
@@ -121,11 +122,12 @@ it('the hub records the new topic and delivers its bytes before the snapshot’s
   const refreshing = snapshots.refresh().then(() => (published = true));
   while (!hold) await new Promise<void>((resolve) => setImmediate(resolve));
   await watch.settle(() => worker.wake());
-  // Delivered while the build is held in its index work, and the store knows version 2's content.
+  // While the build is held in its index work the store knows version 2's content (the deliveries are
+  // enqueued), and nothing is sent: a GET still serves version 1.
   expect(published).toBe(false);
   expect(snapshots.current()).toBe(first);
-  expect(posts).toHaveLength(1);
   expect((await store.topic(urls.feedXml))?.sourceVersion).toBe(2);
+  expect(posts).toHaveLength(0);
 
   release();
   await refreshing;

@@ -262,7 +262,7 @@ describe('hub worker', () => {
     expect(other.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
   });
 
-  it('delivers a build’s announced topic bytes before its snapshot is published, and not again once it is (issue 15)', async () => {
+  it('records a build’s announced topic bytes at once, and delivers them only once its snapshot is published (issue 15)', async () => {
     const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const w = worker(client);
     await settle(w);
@@ -272,21 +272,25 @@ describe('hub worker', () => {
     w.content.announce(building);
     await settle(w);
     expect(current.version).toBe(1);
-    expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
+    // Recorded and enqueued (the fan-out's work has started), not sent: a GET still serves version 1.
     expect((await store.topic(urls.feedXml))?.sourceVersion).toBe(2);
-    // Its publication: the same representations, already recorded and delivered.
+    expect(posts('https://a.example/cb')).toHaveLength(0);
+    // Its publication: the same representations, already recorded, now sent, once.
     current = building;
+    await settle(w);
+    expect(posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
     await settle(w);
     expect(posts('https://a.example/cb')).toHaveLength(1);
   });
 
-  it('serves the newest of the announced documents and the current snapshot; an older announcement is ignored', () => {
+  it('gives the bytes the current snapshot serves, and knows the newest announced version; an older announcement is ignored', () => {
     const { client } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const w = worker(client);
     w.content.announce(snapshotWith(3, 'v3'));
     w.content.announce(snapshotWith(2, 'v2'));
     expect(w.content.version()).toBe(3);
-    expect(w.content.content(urls.feedXml)?.body.toString()).toBe('<feed>v3</feed>');
+    expect(w.content.servedVersion()).toBe(1);
+    expect(w.content.content(urls.feedXml)?.body.toString()).toBe('<feed>v1</feed>');
     current = snapshotWith(4, 'v4');
     expect(w.content.content(urls.feedXml)?.body.toString()).toBe('<feed>v4</feed>');
     w.content.announce(snapshotWith(3, 'v3'));
@@ -327,9 +331,12 @@ describe('hub worker', () => {
     const done = worker(ahead.client, 'done-building', { current: () => v2 });
     await settle(done);
     expect(ahead.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
-    // Once its own build announces newer content, the first replica claims deliveries again.
+    // Once its own build of newer content is published, the first replica claims deliveries again.
     const v3 = snapshotWith(3, 'v3');
     slow.content.announce(v3);
+    await settle(slow);
+    expect(behind.posts('https://a.example/cb')).toHaveLength(0);
+    current = v3;
     await settle(slow);
     expect(behind.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v3</feed>']);
   });

@@ -9,12 +9,13 @@ import { JSON_FEED_MEDIA_TYPE } from '../../feeds/json-feed.js';
 // Not the insights barrel: it loads the NLP engine, which only the insights worker runs.
 import { InsightsDocumentSchema } from '../../insights/schema.js';
 import type { SnapshotSource } from '../../snapshot/snapshot.js';
+import type { ServeKit } from '../fast-path.js';
 import { negotiateFeedType } from '../negotiation.js';
 import { atomFeedExample, insightsExample, jsonFeedExample, reviewsDatasetExample } from '../openapi-examples.js';
 import { registerDocumentRoute } from './documents.js';
 
 /** The four whole documents, each served from the snapshot's precomputed bytes (contract §4). */
-export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: SnapshotSource; urls: ServiceUrls }): void {
+export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: SnapshotSource; urls: ServiceUrls } & ServeKit): void {
   registerDocumentRoute(app, deps, {
     url: '/reviews.json',
     operationId: 'getReviewsDataset',

@@ -1,19 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { ServiceUrls } from '../../domain/urls.js';
-import type { RenderedDocument } from '../../snapshot/rendered-document.js';
+import { memoValue, type MemoValueHandle } from '../../snapshot/snapshot-memo.js';
 import { completeSnapshot, type SnapshotSource } from '../../snapshot/snapshot.js';
-import { etagMatches } from '../conditional.js';
-import { fastPathsOf, type FastAnswer } from '../fast-path.js';
+import { answerHandler, type RouteAnswer, type ServeKit } from '../fast-path.js';
 import { problemFor, ProblemSchema, sendProblem } from '../problem.js';
-import {
-  codingFor,
-  headerList,
-  notModifiedHeaders,
-  sendRepresentation,
-  type NotModifiedHeaderLists,
-  type NotModifiedHeaders,
-} from '../representation.js';
+import { prepareRepresentation, type PreparedRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 import { REPRESENTATION_HEADERS, type ResponseHeader } from '../../domain/openapi-spec.js';
 import { notModifiedResponse } from './openapi-responses.js';
@@ -33,21 +25,38 @@ export interface DocumentRoute {
   mediaTypes: string[];
   /** The WebSub topic URL when this document is one (contract §4: Link rel=hub and rel=self). */
   topic?: (urls: ServiceUrls) => string;
-  /** Picks the media type for a request, when there is a choice. */
-  negotiate?: (request: FastifyRequest) => string;
+  /** Picks the media type for a request's Accept, when there is a choice. */
+  negotiate?: (accept: string | undefined) => string;
   tags: string[];
 }
 
-/** A whole document served from the snapshot's precomputed bytes. */
+/**
+ * A whole document served from the snapshot's precomputed bytes. Its answers (200 or 304, each coding)
+ * are prepared once per snapshot and media type, in the snapshot's memo, and taken before Fastify
+ * (fast-path.ts): a revalidation is within 0.8x of a raw node:http server (docs/decisions.md).
+ */
 export function registerDocumentRoute(
   app: FastifyInstance,
-  deps: { snapshots: SnapshotSource; urls: ServiceUrls },
+  deps: { snapshots: SnapshotSource; urls: ServiceUrls } & ServeKit,
   route: DocumentRoute,
 ): void {
   const topicHeaders: ResponseHeader[] = route.topic ? ['Link'] : [];
-  const linkHeader = route.topic ? `<${deps.urls.hub}>; rel="hub", <${route.topic(deps.urls)}>; rel="self"` : undefined;
+  const leading = route.topic ? ['link', `<${deps.urls.hub}>; rel="hub", <${route.topic(deps.urls)}>; rel="self"`] : [];
   const vary = route.negotiate ? 'Accept, Accept-Encoding' : 'Accept-Encoding';
-  fastPathsOf(app).routes.set(route.url, notModifiedFastPath(deps.snapshots, route.document, linkHeader, vary));
+  // The prepared document per media type it is sent as: it reads the document, so a snapshot copy
+  // with a newer one (insights landing) prepares its own.
+  const prepared = new Map<string, MemoValueHandle<PreparedRepresentation>>(
+    route.mediaTypes.map((m) => [m, memoValue<PreparedRepresentation>(`${route.url} as ${m}`, { readsDocuments: true })]),
+  );
+  const answer: RouteAnswer = (request) => {
+    const snapshot = deps.snapshots.current();
+    const doc = snapshot.documents.get(route.document);
+    if (!doc) return undefined;
+    const contentType = route.negotiate ? route.negotiate(request.headers.accept) : doc.contentType;
+    const handle = prepared.get(contentType) ?? prepared.get(route.mediaTypes[0]!)!;
+    return snapshot.memo.value(handle, () => prepareRepresentation(doc, { leading, vary, contentType })).answer(request);
+  };
+  deps.answers.set(route.url, answer);
   app.get(route.url, {
     schema: {
       operationId: route.operationId,
@@ -70,52 +79,17 @@ export function registerDocumentRoute(
         },
       },
     },
-    handler: async (request, reply) => {
-      // Every published snapshot holds its documents; only a cold start may wait for its first insights.
-      const doc =
-        deps.snapshots.current().documents.get(route.document) ?? (await completeSnapshot(deps.snapshots)).documents.get(route.document);
-      if (!doc) {
-        // The first rendering failed and there is no earlier one to serve (the failure is logged).
-        reply.header('Retry-After', '2');
-        return sendProblem(reply, problemFor('unavailable', `${route.url} is not rendered yet; retry shortly.`));
-      }
-      if (linkHeader) reply.header('Link', linkHeader);
-      const contentType = route.negotiate ? route.negotiate(request) : doc.contentType;
-      if (route.negotiate) reply.header('Vary', vary);
-      return sendRepresentation(request, reply, contentType === doc.contentType ? doc : { ...doc, contentType });
-    },
+    // Every published snapshot holds its documents; only a cold start may wait for its first insights.
+    handler: answerHandler(deps.send, answer, async (request, reply) => {
+      await completeSnapshot(deps.snapshots);
+      const later = answer(request.raw);
+      if (later) return deps.send(request, reply, await later);
+      // The first rendering failed and there is no earlier one to serve (the failure is logged).
+      reply.header('Retry-After', '2');
+      return sendProblem(reply, problemFor('unavailable', `${route.url} is not rendered yet; retry shortly.`));
+    }),
   });
   rejectOtherMethods(app, route.url);
-}
-
-/**
- * The revalidation of a published document (issue 15), answered before Fastify with the headers the
- * handler above would send: the 304 depends only on the document, the coding and If-None-Match, so its
- * headers are built once per document. Anything else (no If-None-Match, no match, a document not rendered
- * yet, If-Modified-Since alone) goes the full way.
- */
-function notModifiedFastPath(snapshots: SnapshotSource, document: string, linkHeader: string | undefined, vary: string): FastAnswer {
-  let built: { doc: RenderedDocument; GET: NotModifiedHeaderLists; HEAD: NotModifiedHeaderLists } | undefined;
-  return (request, response, common) => {
-    const inm = request.headers['if-none-match'];
-    const method = request.method;
-    if (inm === undefined || (method !== 'GET' && method !== 'HEAD')) return 0;
-    const doc = snapshots.current().documents.get(document);
-    if (!doc || !etagMatches(inm, doc.etag)) return 0;
-    if (built?.doc !== doc) {
-      const get = notModifiedHeaders(doc, linkHeader ? { ...common, link: linkHeader } : common, vary);
-      // Fastify ends a HEAD answer with the length of its (empty) payload: sent today, so kept.
-      const lists = (h: NotModifiedHeaders, extra: string[]): NotModifiedHeaderLists => ({
-        identity: [...headerList(h.identity), ...extra],
-        gzip: [...headerList(h.gzip), ...extra],
-        br: [...headerList(h.br), ...extra],
-      });
-      built = { doc, GET: lists(get, []), HEAD: lists(get, ['content-length', '0']) };
-    }
-    response.writeHead(304, built[method][codingFor(doc, request.headers['accept-encoding']) ?? 'identity']);
-    response.end();
-    return 304;
-  };
 }
 
 function baseMediaType(type: string): string {

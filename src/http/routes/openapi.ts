@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { createRepresentation, type Representation } from '../../snapshot/rendered-document.js';
+import { createRepresentation } from '../../snapshot/rendered-document.js';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
+import type { SendPrepared } from '../fast-path.js';
 import { loadOpenApiGenerator } from '../openapi-document.js';
-import { sendRepresentation } from '../representation.js';
+import { prepareRepresentation, type PreparedRepresentation } from '../representation.js';
 import { rejectOtherMethods } from './methods.js';
 
 /**
@@ -10,14 +11,16 @@ import { rejectOtherMethods } from './methods.js';
  * ones the handlers validate with. Rendered once, on the first request after the app is ready; the
  * generator loads then too (issue 14).
  */
-export function registerOpenApiRoute(app: FastifyInstance): void {
-  let doc: Representation | null = null;
+export function registerOpenApiRoute(app: FastifyInstance, send: SendPrepared): void {
+  let doc: PreparedRepresentation | null = null;
   app.get('/.well-known/openapi.json', { schema: { hide: true } }, async (request, reply) => {
     if (!doc) {
       await loadOpenApiGenerator();
-      doc ??= createRepresentation(JSON.stringify(app.swagger()), JSON_MEDIA_TYPE, Date.now());
+      doc ??= prepareRepresentation(createRepresentation(JSON.stringify(app.swagger()), JSON_MEDIA_TYPE, Date.now()), {
+        vary: 'Accept-Encoding',
+      });
     }
-    return sendRepresentation(request, reply, doc);
+    return send(request, reply, await doc.answer(request.raw));
   });
   rejectOtherMethods(app, '/.well-known/openapi.json');
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { parse as parseQueryString } from 'fast-querystring';
 import { z } from 'zod';
@@ -8,34 +8,61 @@ import { ReviewResultSchema, SearchResultSchema, SinceResultSchema } from '../..
 import { parseSearchQuery, SearchFieldsSchema } from '../../domain/search-params.js';
 import { withDecodedCursor, type SearchQuery } from '../../domain/search-query.js';
 import { JSON_MEDIA_TYPE } from '../../domain/media-types.js';
+import { codedEtag, compress, type ContentCoding } from '../../snapshot/rendered-document.js';
 import type { Snapshot } from '../../snapshot/snapshot.js';
-import { createAnswerCache } from '../../snapshot/answer-cache.js';
+import { memoBucket, memoValue } from '../../snapshot/snapshot-memo.js';
 import {
   answerRepresentation,
   answerValidators,
   findReview,
-  reviewsSince,
+  sinceParts,
+  sinceTag,
   searchAnswer,
   searchBody,
-  searchCacheBudget,
   searchRepresentation,
   sinceDateIssue,
 } from '../../snapshot/queries.js';
-import type { Representation } from '../../snapshot/rendered-document.js';
 import { isNotModified } from '../conditional.js';
-import { fastPathsOf, type FastAnswer } from '../fast-path.js';
+import { answerHandler, type RouteAnswer, type ServeKit } from '../fast-path.js';
 import { negotiateCoding } from '../negotiation.js';
-import { cachingHeaders, headerList, sendRepresentation, type HeaderList } from '../representation.js';
+import type { HeaderList, PreparedResponse } from '../prepared-response.js';
+import {
+  answerHeaders,
+  notModifiedResponse,
+  okHeaders,
+  PER_REQUEST_COMPRESS_MAX,
+  prepareAnswer,
+  prepareRepresentation,
+  sourceOf,
+  type AnswerSource,
+  type PreparedRepresentation,
+  type ResponseFrame,
+} from '../representation.js';
 import { createReusableBuffers, type ReusableBuffers } from '../reusable-buffers.js';
 import { rejectOtherMethods } from './methods.js';
 import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
-import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse } from './openapi-responses.js';
+import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse as notModifiedDoc } from './openapi-responses.js';
 
-interface Deps {
+/** Query answers: JSON, negotiated on Accept-Encoding only. */
+const QUERY_FRAME: ResponseFrame = { vary: 'Accept-Encoding' };
+
+/**
+ * Search answers kept per snapshot by their exact query string, from their second request on
+ * (SEARCH_CACHE_BYTES): the same snapshot and query string always give the same bytes, and clients
+ * repeat searches (a page's filters, polling). A repeat is a lookup and a write.
+ */
+export const SEARCH_ANSWERS = memoBucket<PreparedRepresentation>('search', 'prepared search answers');
+/** Since answers kept per snapshot by date (SINCE_CACHE_BYTES): polling clients ask for the same date. */
+export const SINCE_ANSWERS = memoBucket<PreparedRepresentation>('since', 'prepared since answers');
+/** The headers every query answer of a snapshot starts with (CORS, Vary, Cache-Control, Last-Modified). */
+const QUERY_HEADERS = memoValue<HeaderList>('query answer headers', { readsDocuments: false });
+
+interface Deps extends ServeKit {
   snapshots: { current(): Snapshot };
 }
 
 export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
+  const search = searchAnswers(deps.snapshots, createReusableBuffers());
   app.get('/api/reviews/search', {
     schema: {
       operationId: 'searchReviews',
@@ -46,19 +73,14 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       querystring: SearchFieldsSchema,
       response: {
         200: jsonResponse('A page of matching reviews.', SearchResultSchema, searchResultExample),
-        304: notModifiedResponse(),
+        304: notModifiedDoc(),
         400: badRequestResponse,
       },
     },
-    handler: (request, reply) => {
-      const parsed = withDecodedCursor(parseSearchQuery(request.query as Record<string, unknown>));
-      if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
-      const snapshot = deps.snapshots.current();
-      return sendRepresentation(request, reply, searchRepresentation(snapshot, parsed.value));
-    },
+    handler: answerHandler(deps.send, search, () => Promise.reject(new Error('a search always has an answer'))),
   });
   rejectOtherMethods(app, '/api/reviews/search');
-  fastPathsOf(app).routes.set('/api/reviews/search', searchFastPath(deps.snapshots));
+  deps.answers.set('/api/reviews/search', search);
 
   app.get('/api/reviews/since/:date', {
     schema: {
@@ -69,18 +91,26 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       params: z.object({ date: DateSchema.describe('A calendar date, YYYY-MM-DD.') }),
       response: {
         200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema, sinceResultExample),
-        304: notModifiedResponse(),
+        304: notModifiedDoc(),
         400: badRequestResponse,
       },
     },
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       const { date } = request.params as { date: string };
       if (!isCalendarDate(date)) {
         const issues = [sinceDateIssue(date)];
         throw new AppError('invalid_parameters', describeIssues(issues), issues);
       }
-      const rep = reviewsSince(deps.snapshots.current(), date);
-      return sendRepresentation(request, reply, rep);
+      const snapshot = deps.snapshots.current();
+      const answers = snapshot.memo.bucket(SINCE_ANSWERS);
+      let prepared = answers.peek(date);
+      if (!prepared) {
+        const fresh = prepareAnswer(sinceSource(snapshot, date), QUERY_FRAME, () => answers.put(date, fresh));
+        // Kept from a date's second request: polling clients repeat theirs, one-off dates are not kept.
+        if (answers.askedBefore(date)) answers.put(date, fresh);
+        prepared = fresh;
+      }
+      return deps.send(request, reply, await prepared.answer(request.raw));
     },
   });
   rejectOtherMethods(app, '/api/reviews/since/:date');
@@ -94,130 +124,100 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       params: z.object({ id: z.string().describe('The review id.') }),
       response: {
         200: jsonResponse('The review.', ReviewResultSchema, reviewResultExample),
-        304: notModifiedResponse(),
+        304: notModifiedDoc(),
         404: notFoundResponse,
       },
     },
-    handler: (request, reply) => {
+    handler: async (request, reply) => {
       const { id } = request.params as { id: string };
       const snapshot = deps.snapshots.current();
       const review = findReview(snapshot, id);
       if (!review) throw new AppError('not_found', 'There is no published review with that id.');
       const json = `{"review":${review.json}}`;
-      return sendRepresentation(request, reply, answerRepresentation(snapshot, json));
+      const prepared = prepareAnswer(sourceOf(answerRepresentation(snapshot, json), true), QUERY_FRAME);
+      return deps.send(request, reply, await prepared.answer(request.raw));
     },
   });
   rejectOtherMethods(app, '/api/reviews/:id');
 }
 
 /**
- * A valid search asked for without compression, answered before Fastify (issue 15: search near the
- * cost of sending its bytes) with the status, headers and body of the handler above. What it declines
- * goes the full way: invalid parameters (the problem answer), a compressed answer (encoded
- * asynchronously), a method other than GET or HEAD. The query string is parsed by the parser Fastify's
- * router uses, so a repeated or bracketed parameter reads the same on both paths. From its second request
- * in a snapshot, an answer is kept by its exact query string with its headers (within SEARCH_CACHE_BYTES,
- * beside the search cache, which holds the same answers), so a repeated request is a lookup and a write.
+ * A since answer as it is sent: its head and tail, and between them a view of the snapshot's bytes of
+ * its reviews (every date before the first review shares all of them, uncopied), with a tag hashed from
+ * its parts (sinceTag). It holds only its head and tail of its own, and is compressed only when small
+ * enough to compress per request.
  */
-function searchFastPath(snapshots: Deps['snapshots']): FastAnswer {
-  const prepared = createAnswerCache<Prepared>(searchCacheBudget);
-  const buffers = createReusableBuffers();
-  // The headers every answer of a snapshot starts with (CORS, Vary, Cache-Control, Last-Modified).
-  let shared: { snapshot: Snapshot; headers: HeaderList } | null = null;
-  const sharedHeaders = (snapshot: Snapshot, common: Readonly<Record<string, string>>) => {
-    if (shared?.snapshot !== snapshot)
-      shared = { snapshot, headers: headerList(cachingHeaders(answerValidators(snapshot, ''), common, 'Accept-Encoding')) };
-    return shared.headers;
+function sinceSource(snapshot: Snapshot, date: string): AnswerSource {
+  const parts = sinceParts(snapshot, date);
+  const etag = sinceTag(snapshot, parts);
+  const body = [parts.head, parts.reviews, parts.tail];
+  return {
+    body,
+    length: parts.length,
+    contentType: JSON_MEDIA_TYPE,
+    etag,
+    lastModified: snapshot.publishedAt,
+    ...(snapshot.publishedWeak ? { weakDate: true } : {}),
+    ownBytes: parts.head.length + parts.tail.length,
+    ...(parts.length <= PER_REQUEST_COMPRESS_MAX
+      ? {
+          encoded: async (coding: ContentCoding) => ({
+            body: await compress(Buffer.concat(body, parts.length), coding),
+            etag: codedEtag(etag, coding),
+          }),
+        }
+      : {}),
   };
-  return (request, response, common) => {
-    const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD') return 0;
-    const acceptEncoding = request.headers['accept-encoding'];
-    if (acceptEncoding !== undefined && negotiateCoding(acceptEncoding) !== null) return 0;
+}
+
+/** The search query of a request's query string (the parser Fastify's router uses); throws the 400 problem. */
+function searchQueryOf(queryString: string): SearchQuery {
+  const parsed = withDecodedCursor(parseSearchQuery(queryString === '' ? {} : (parseQueryString(queryString) as Record<string, unknown>)));
+  if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
+  return parsed.value;
+}
+
+/**
+ * `GET /api/reviews/search`: the answer to a request, whichever path runs it. Kept answers are looked
+ * up by the exact query string before anything is parsed. A search asked for the first time in this
+ * snapshot is answered without keeping it (answerOnce), and kept from its second request on.
+ */
+function searchAnswers(snapshots: Deps['snapshots'], buffers: ReusableBuffers): RouteAnswer {
+  return (request) => {
     const url = request.url!;
     const q = url.indexOf('?');
     const queryString = q === -1 ? '' : url.slice(q + 1);
     const snapshot = snapshots.current();
-    let answer = prepared.peek(snapshot, queryString);
-    if (!answer) {
-      const parsed = withDecodedCursor(
-        parseSearchQuery(queryString === '' ? {} : (parseQueryString(queryString) as Record<string, unknown>)),
-      );
-      if (!parsed.ok) return 0;
-      if (!prepared.askedBefore(snapshot, queryString))
-        return sendOnce(request, response, snapshot, parsed.value, sharedHeaders(snapshot, common), buffers);
-      answer = prepare(searchRepresentation(snapshot, parsed.value), sharedHeaders(snapshot, common));
-      prepared.put(snapshot, queryString, answer);
-    }
-    if (isNotModified(request.headers, answer.rep)) {
-      response.writeHead(304, method === 'HEAD' ? answer.notModifiedHead : answer.notModified).end();
-      return 304;
-    }
-    response.writeHead(200, answer.ok);
-    if (method === 'HEAD') response.end();
-    else response.end(answer.body);
-    return 200;
+    const kept = snapshot.memo.bucket(SEARCH_ANSWERS);
+    const hit = kept.peek(queryString);
+    if (hit) return hit.answer(request);
+    const query = searchQueryOf(queryString);
+    if (!kept.askedBefore(queryString)) return answerOnce(request, snapshot, query, buffers);
+    const prepared = prepareRepresentation(searchRepresentation(snapshot, query), QUERY_FRAME, () => kept.put(queryString, prepared));
+    kept.put(queryString, prepared);
+    return prepared.answer(request);
   };
 }
 
 /**
- * A search asked for the first time in this snapshot: answered without keeping it (the next request
- * for it is kept), its bytes assembled in a reused buffer handed back once written (reusable-buffers.ts),
- * and a revalidation answered without assembling them at all.
+ * A search asked for the first time in this snapshot: answered without keeping it. Uncompressed, its
+ * bytes are assembled in a reused buffer handed back once written (reusable-buffers.ts), and a
+ * revalidation is answered without assembling them at all; compressed, it is made and dropped.
  */
-function sendOnce(
+function answerOnce(
   request: IncomingMessage,
-  response: ServerResponse,
   snapshot: Snapshot,
   query: SearchQuery,
-  shared: HeaderList,
   buffers: ReusableBuffers,
-): number {
+): PreparedResponse | Promise<PreparedResponse> {
+  // Compressed or not, and so its tag, depends on the size of the body: the whole answer decides.
+  if (negotiateCoding(request.headers['accept-encoding']) !== null)
+    return prepareAnswer(sourceOf(searchRepresentation(snapshot, query), true), QUERY_FRAME).answer(request);
+  const start = snapshot.memo.value(QUERY_HEADERS, () => answerHeaders(snapshot.publishedAt, QUERY_FRAME));
   const { positions, envelope, etag } = searchAnswer(snapshot, query);
-  if (isNotModified(request.headers, answerValidators(snapshot, etag))) {
-    response.writeHead(304, notModifiedHeaders(shared, etag, request.method === 'HEAD')).end();
-    return 304;
-  }
+  if (isNotModified(request.headers, answerValidators(snapshot, etag))) return notModifiedResponse(start, etag);
   const body = searchBody(snapshot, positions, envelope, buffers.take);
-  response.writeHead(200, okHeaders(shared, etag, body.length));
-  if (request.method === 'HEAD') {
-    buffers.give(body);
-    response.end();
-  } else {
-    // 'finish': the last write, this body's, has been handed to the socket; nothing reads it any more.
-    response.end(body, () => buffers.give(body));
-  }
-  return 200;
-}
-
-/** A search answer with the headers of its 200 and 304, in the order sendRepresentation writes them. */
-interface Prepared {
-  body: Buffer;
-  rep: Representation;
-  ok: HeaderList;
-  notModified: HeaderList;
-  notModifiedHead: HeaderList;
-}
-
-/** `shared` (sharedHeaders in searchFastPath): a search answer of that snapshot, its representation's dates. */
-function prepare(rep: Representation, shared: HeaderList): Prepared {
-  return {
-    body: rep.body,
-    rep,
-    ok: okHeaders(shared, rep.etag, rep.body.length),
-    notModified: notModifiedHeaders(shared, rep.etag, false),
-    notModifiedHead: notModifiedHeaders(shared, rep.etag, true),
-  };
-}
-
-/** A search's 200 headers, in the order sendRepresentation writes them (a list: see HeaderList). */
-function okHeaders(shared: HeaderList, etag: string, length: number): HeaderList {
-  return [...shared, 'content-type', JSON_MEDIA_TYPE, 'etag', etag, 'content-length', String(length)];
-}
-
-/** A search's 304 headers; Fastify ends a HEAD answer with the length of its (empty) payload. */
-function notModifiedHeaders(shared: HeaderList, etag: string, head: boolean): HeaderList {
-  return head ? [...shared, 'etag', etag, 'content-length', '0'] : [...shared, 'etag', etag];
+  return { status: 200, headers: okHeaders(start, JSON_MEDIA_TYPE, etag, body.length), body, release: () => buffers.give(body) };
 }
 
 function describeIssues(issues: { message: string }[]): string {
