@@ -130,7 +130,14 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     deps.ops?.metrics?.observeRequest(route, request.method!, status, ms / 1000);
     if (logsRequests)
       app.log.info(
-        { reqId, method: request.method, url: loggedUrl(request.url ?? ''), status, ms: Math.round(ms * 10) / 10, ip: clientAddress(request) },
+        {
+          reqId,
+          method: request.method,
+          url: loggedUrl(request.url ?? ''),
+          status,
+          ms: Math.round(ms * 10) / 10,
+          ip: clientAddress(request),
+        },
         'request',
       );
   };

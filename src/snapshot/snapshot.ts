@@ -192,6 +192,7 @@ export interface SnapshotParts {
  * Builds a snapshot from a store state: fast documents now; each slow one (insights) carried over from
  * `previous` until its own rendering lands (`slow`), so publishing never waits for seconds of work and
  * no request ever finds a half-built snapshot. A process's first snapshot carries the `seeded` ones.
+ * @internal exported for tests as well
  */
 export function buildSnapshot(
   state: DatasetState,
@@ -241,6 +242,73 @@ export interface AssembleOptions {
   indexesAfter?: Promise<unknown>;
 }
 
+/** The documents of a build: the fast ones rendered now, the slow ones carried (or missing) while they render. */
+async function renderDocuments(
+  build: { view: PublishedView; version: number; reviewBytes: ReviewBytes; publishedAt: number },
+  renderers: readonly DocumentRenderer[],
+  previous: Snapshot | null,
+  seeded: ReadonlyMap<string, SeededDocument>,
+  slicer: TimeSlicer,
+) {
+  const { view, version, reviewBytes, publishedAt } = build;
+  const documents = new Map<string, RenderedDocument>();
+  const documentVersions = new Map<string, number>();
+  const slow: Promise<LandedDocument>[] = [];
+  const missing = new Set<string>();
+  for (const r of renderers) {
+    if (r.kind === 'fast') {
+      const out = await r.render({ view, reviewBytes, slicer });
+      documents.set(r.name, dated(out.body, r.contentType, previous?.documents.get(r.name), publishedAt));
+      documentVersions.set(r.name, version);
+      await slicer.pause();
+      continue;
+    }
+    const seed = previous ? undefined : seeded.get(r.name);
+    const carried = previous?.documents.get(r.name) ?? seed?.document;
+    if (carried) {
+      documents.set(r.name, carried);
+      documentVersions.set(r.name, previous ? (previous.documentVersions.get(r.name) ?? previous.version) : SEEDED_VERSION);
+    } else missing.add(r.name);
+    slow.push(
+      r.render({ view, reviewBytes, slicer, background: carried !== undefined }).then((out) => ({
+        name: r.name,
+        version,
+        document: dated(out.body, r.contentType, carried, publishedAt),
+        ...(out.inputHash !== undefined ? { inputHash: out.inputHash } : {}),
+      })),
+    );
+  }
+  return { documents, documentVersions, slow, missing };
+}
+
+/**
+ * The positions-by-id map and the search index of a view. A rebuild builds and warms them before it is
+ * published, while the previous snapshot serves; one-shot tools build them and warm nothing. A
+ * process's first snapshot is published as soon as its documents are (the indexes were about a sixth of
+ * a 100k start): they are built in slices right after, and a lookup that comes first finishes them on
+ * its own request.
+ */
+async function buildIndexes(
+  view: PublishedView,
+  previous: Snapshot | null,
+  slicer: TimeSlicer,
+  indexesAfter: Promise<unknown> | undefined,
+) {
+  const lookups = lookupSteps(view);
+  if (previous || slicer === UNSLICED) {
+    const built = await runSliced(lookups, slicer);
+    if (previous) await built.index.warm(slicer);
+    return { positions: () => built.positions, index: built.index };
+  }
+  const later = runDeferred(lookups, createTimeSlicer(), indexesAfter);
+  void later.done.then((built) => built.index.warm(createTimeSlicer())).catch(() => undefined);
+  const index: SearchIndex = {
+    search: (query) => later.get().index.search(query),
+    warm: async (warmSlicer) => (await later.done).index.warm(warmSlicer),
+  };
+  return { positions: () => later.get().positions, index };
+}
+
 /**
  * Renders the documents and indexes of a view into a snapshot. With a real `slicer` it yields to the
  * event loop between slices of work (issue 11, M2): the caller's previous snapshot serves meanwhile.
@@ -257,64 +325,20 @@ export async function assembleSnapshot(
   const publishedAt = publicationTime(parts, view, previous, now);
   // The reviews' bytes, written once into the /reviews.json document they are served in.
   const reviewBytes = await writeReviewBytes(parts.reviewSources, ...datasetEnds(view), slicer);
-  const documents = new Map<string, RenderedDocument>();
-  const documentVersions = new Map<string, number>();
-  const slow: Promise<LandedDocument>[] = [];
-  const missing = new Set<string>();
-  for (const r of renderers) {
-    if (r.kind === 'fast') {
-      const out = await r.render({ view, reviewBytes, slicer });
-      documents.set(r.name, dated(out.body, r.contentType, previous?.documents.get(r.name), publishedAt));
-      documentVersions.set(r.name, version);
-      await slicer.pause();
-      continue;
-    }
-    const seed = previous ? undefined : seeded.get(r.name);
-    const carried = previous?.documents.get(r.name) ?? seed?.document;
-    if (carried && previous) {
-      documents.set(r.name, carried);
-      documentVersions.set(r.name, previous.documentVersions.get(r.name) ?? previous.version);
-    } else if (carried) {
-      documents.set(r.name, carried);
-      documentVersions.set(r.name, SEEDED_VERSION);
-    } else missing.add(r.name);
-    slow.push(
-      r.render({ view, reviewBytes, slicer, background: carried !== undefined }).then((out) => ({
-        name: r.name,
-        version,
-        document: dated(out.body, r.contentType, carried, publishedAt),
-        ...(out.inputHash !== undefined ? { inputHash: out.inputHash } : {}),
-      })),
-    );
-  }
+  const { documents, documentVersions, slow, missing } = await renderDocuments(
+    { view, version, reviewBytes, publishedAt },
+    renderers,
+    previous,
+    seeded,
+    slicer,
+  );
   // A change that left the published data as it was (an edit of an unpublished review, a version bump)
   // publishes nothing: answers keep their dates, so Last-Modified says nothing about unpublished records.
   const unchanged = previous !== null && sameData(previous, reviewBytes, documents);
   // Every document is final here (the slow ones carried or missing): the topic bytes exist, the
   // seconds of index work at 100k reviews come after (issue 15, fan-out).
   options.onDocuments?.({ version, documents });
-  const lookups = lookupSteps(view);
-  let positions: () => ReadonlyMap<string, number>;
-  let index: SearchIndex;
-  if (previous || slicer === UNSLICED) {
-    // A rebuild builds and warms its indexes before it is published, while the previous snapshot
-    // serves (issue 11, M2); one-shot tools build them and warm nothing.
-    const built = await runSliced(lookups, slicer);
-    positions = () => built.positions;
-    index = built.index;
-    if (previous) await index.warm(slicer);
-  } else {
-    // A process's first snapshot is published as soon as its documents are (issue 15, start-up: the
-    // indexes were about a sixth of a 100k start); they are built in slices right after, and a lookup
-    // that comes first finishes them on its own request.
-    const later = runDeferred(lookups, createTimeSlicer(), options.indexesAfter);
-    positions = () => later.get().positions;
-    index = {
-      search: (query) => later.get().index.search(query),
-      warm: async (warmSlicer) => (await later.done).index.warm(warmSlicer),
-    };
-    void later.done.then((built) => built.index.warm(createTimeSlicer())).catch(() => undefined);
-  }
+  const { positions, index } = await buildIndexes(view, previous, slicer, options.indexesAfter);
   const snapshot: Snapshot = {
     version,
     view,
