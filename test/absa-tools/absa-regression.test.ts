@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { evalAbsaCommand } from '../cli/commands/eval-absa.js';
+import { evalAbsaCommand } from '../../src/cli/commands/eval-absa.js';
 import { readFileSync } from 'node:fs';
-import { createTaxonomyRegistry } from '../insights/registry.js';
-import { parseLabelledJsonl, type AbsaScores } from './absa-eval.js';
+import { createTaxonomyRegistry } from '../../src/insights/registry.js';
+import { parseLabelledJsonl, type AbsaScores } from '../../src/absa-tools/absa-eval.js';
 import { crossValidateAbsa } from './cross-validate.js';
 
 // The labelled data lives beside the repository (shared/data/absa), never inside it: the SemEval files

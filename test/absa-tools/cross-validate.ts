@@ -1,6 +1,6 @@
-import type { Taxonomy } from '../insights/taxonomy.js';
-import type { AbsaScores, LabelledSentence } from './absa-eval.js';
-import { evaluateAbsa } from './evaluate.js';
+import type { Taxonomy } from '../../src/insights/taxonomy.js';
+import type { AbsaScores, LabelledSentence } from '../../src/absa-tools/absa-eval.js';
+import { evaluateAbsa } from '../../src/absa-tools/evaluate.js';
 
 export interface FoldResult {
   fold: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { probabilities, probability, type SparseVector } from '../insights/model/logistic.js';
-import { seededRandom, train } from './logistic-training.js';
+import { probabilities, probability, type SparseVector } from '../../src/insights/model/logistic.js';
+import { seededRandom, train } from '../../src/absa-tools/logistic-training.js';
 
 /** Two noisy features decide the class; the third is noise. */
 function dataset(n: number, seed: number): { x: SparseVector[]; y: number[] } {

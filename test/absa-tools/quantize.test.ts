@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addMeanVector, loadEmbeddingTable } from '../insights/model/embeddings.js';
-import { dequantizeWeights } from '../insights/model/model-file.js';
-import { quantize, quantizeWeights } from './quantize.js';
+import { addMeanVector, loadEmbeddingTable } from '../../src/insights/model/embeddings.js';
+import { dequantizeWeights } from '../../src/insights/model/model-file.js';
+import { quantize, quantizeWeights } from '../../src/absa-tools/quantize.js';
 
 describe('model file encoding', () => {
   it('quantises weights to 16 bits within one step of the scale', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileTaxonomy } from '../insights/analysis/compiled-taxonomy.js';
-import { createTaxonomyRegistry } from '../insights/registry.js';
-import { parseLabelledJsonl } from './absa-eval.js';
-import { spansOf } from './train.js';
+import { compileTaxonomy } from '../../src/insights/analysis/compiled-taxonomy.js';
+import { createTaxonomyRegistry } from '../../src/insights/registry.js';
+import { parseLabelledJsonl } from '../../src/absa-tools/absa-eval.js';
+import { spansOf } from '../../src/absa-tools/train.js';
 
 const compiled = compileTaxonomy(createTaxonomyRegistry().get('home-services')!);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BusinessSchema } from './business.js';
-import { catalogKey } from './catalog-key.js';
+import { BusinessSchema } from '../../src/domain/business.js';
+import { catalogKey } from '../../src/domain/catalog-key.js';
 
 // That PUBLIC_FORMAT_VERSION moves with the code it names is test/snapshot/code-versions.test.ts's, as
 // for every stored output.

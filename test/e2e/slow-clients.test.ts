@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp, type HttpLimits } from '../../src/http/app.js';
-import { datasetRenderer } from '../../src/snapshot/renderers/index.js';
+import { datasetRenderer } from '../../src/snapshot/renderers/dataset.js';
 import { buildSnapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 

@@ -1,8 +1,8 @@
 import { extractFromXml } from '@extractus/feed-extractor';
 import RssParser from 'rss-parser';
 import { describe, expect, it } from 'vitest';
-import { ATOM_MEDIA_TYPE, renderAtomFeed } from './atom.js';
-import { renderJsonFeed } from './json-feed.js';
+import { ATOM_MEDIA_TYPE, renderAtomFeed } from '../../src/feeds/atom.js';
+import { renderJsonFeed } from '../../src/feeds/json-feed.js';
 import {
   BASE_URL,
   FIXTURE_BUSINESS,
@@ -12,8 +12,8 @@ import {
   makeReview,
   makeView,
   manyReviews,
-} from '../../test/support/feed-fixture.js';
-import { asHtmlSeesIt, htmlReviewText, parseAtom, wellFormedProblems } from '../../test/support/xml.js';
+} from '../support/feed-fixture.js';
+import { asHtmlSeesIt, htmlReviewText, parseAtom, wellFormedProblems } from '../support/xml.js';
 
 const big = makeView(manyReviews(60));
 

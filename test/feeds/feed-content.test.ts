@@ -10,9 +10,9 @@ import {
   reviewContentText,
   reviewTags,
   reviewTitle,
-} from './feed-content.js';
-import { makeReview, makeView, manyReviews } from '../../test/support/feed-fixture.js';
-import { stripInvalidXmlChars } from './xml-chars.js';
+} from '../../src/feeds/feed-content.js';
+import { makeReview, makeView, manyReviews } from '../support/feed-fixture.js';
+import { stripInvalidXmlChars } from '../../src/feeds/xml-chars.js';
 
 const base = { id: 'r1', date: '2024-05-01' };
 

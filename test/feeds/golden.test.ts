@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderAtomFeed } from './atom.js';
-import { renderJsonFeed } from './json-feed.js';
-import { goldenView } from '../../test/support/feed-fixture.js';
+import { renderAtomFeed } from '../../src/feeds/atom.js';
+import { renderJsonFeed } from '../../src/feeds/json-feed.js';
+import { goldenView } from '../support/feed-fixture.js';
 
 /**
  * Byte-for-byte snapshots of both feeds for a fixed view: any change to what subscribers receive (and so

@@ -3,10 +3,10 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import jsonFeedSchema from 'jsonfeed-schema/schema-v1.1.json' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
-import { createServiceUrls } from '../domain/urls.js';
-import { JsonFeedSchema } from './json-feed-schema.js';
-import { JSON_FEED_MEDIA_TYPE, buildJsonFeed, renderJsonFeed } from './json-feed.js';
-import { asHtmlSeesIt, decodeHtml, htmlReviewText } from '../../test/support/xml.js';
+import { createServiceUrls } from '../../src/domain/urls.js';
+import { JsonFeedSchema } from '../../src/feeds/json-feed-schema.js';
+import { JSON_FEED_MEDIA_TYPE, buildJsonFeed, renderJsonFeed } from '../../src/feeds/json-feed.js';
+import { asHtmlSeesIt, decodeHtml, htmlReviewText } from '../support/xml.js';
 import {
   BASE_URL,
   FIXTURE_BUSINESS,
@@ -16,7 +16,7 @@ import {
   makeReview,
   makeView,
   manyReviews,
-} from '../../test/support/feed-fixture.js';
+} from '../support/feed-fixture.js';
 
 // ajv-formats is CommonJS with `exports.default`: under NodeNext the default import is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { createApp } from '../../src/http/app.js';
-import { datasetRenderer } from '../../src/snapshot/renderers/index.js';
+import { datasetRenderer } from '../../src/snapshot/renderers/dataset.js';
 import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { etagMatches, isNotModified } from './conditional.js';
-import { negotiateCoding } from './negotiation.js';
+import { etagMatches, isNotModified } from '../../src/http/conditional.js';
+import { negotiateCoding } from '../../src/http/negotiation.js';
 
 const v = { etag: '"abc"', lastModified: Date.parse('2024-05-01T10:00:00Z') };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRepresentation } from '../snapshot/rendered-document.js';
-import type { PreparedResponse } from './prepared-response.js';
-import { answerHeaders, prepareRepresentation } from './representation.js';
+import { createRepresentation } from '../../src/snapshot/rendered-document.js';
+import type { PreparedResponse } from '../../src/http/prepared-response.js';
+import { answerHeaders, prepareRepresentation } from '../../src/http/representation.js';
 
 const CORS = ['access-control-allow-origin', '*', 'access-control-expose-headers', 'ETag, Last-Modified, Link, Mcp-Session-Id'];
 const at = Date.parse('2026-05-01T10:00:00Z');

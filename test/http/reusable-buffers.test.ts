@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createReusableBuffers } from './reusable-buffers.js';
+import { createReusableBuffers } from '../../src/http/reusable-buffers.js';
 
 describe('reusable answer buffers', () => {
   it('gives buffers of the exact size asked, and the same memory again once handed back', () => {

@@ -5,7 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import { catalogKey } from '../../src/domain/catalog-key.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
 import { importFiles } from '../../src/import/import-files.js';
-import { datasetDocument } from '../../src/snapshot/renderers/index.js';
+import { datasetDocument } from '../../src/snapshot/renderers/dataset.js';
 import { buildView } from '../../src/snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createReviewStore } from '../../src/storage/review-store.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Review } from '../domain/review.js';
-import { createInsightsEngine } from './engine.js';
-import { fixtureReview, fixtureView } from '../../test/support/insights-fixture.js';
+import type { Review } from '../../src/domain/review.js';
+import { createInsightsEngine } from '../../src/insights/engine.js';
+import { fixtureReview, fixtureView } from '../support/insights-fixture.js';
 
 const OPENERS = ['Mike was on time', 'The tech showed up an hour late', 'Jose explained everything', 'They left a mess', 'Fair price'];
 const CLOSERS = [

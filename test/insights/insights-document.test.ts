@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureReview, fixtureReviews, fixtureView } from '../../test/support/insights-fixture.js';
-import {
-  createInsightsEngine,
-  InsightsDocumentSchema,
-  InsightsSectionSchemas,
-  pickInsightsSection,
-  type InsightsDocument,
-} from './index.js';
+import { fixtureReview, fixtureReviews, fixtureView } from '../support/insights-fixture.js';
+import { createInsightsEngine } from '../../src/insights/engine.js';
+import { InsightsDocumentSchema, InsightsSectionSchemas, type InsightsDocument } from '../../src/insights/schema.js';
+import { pickInsightsSection } from '../../src/insights/sections.js';
 
 function allQuotes(doc: InsightsDocument): Array<{ review_id: string; quote: string }> {
   return [

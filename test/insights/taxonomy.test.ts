@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { compileTaxonomy } from './analysis/compiled-taxonomy.js';
-import { snippetAspects } from '../absa-tools/snippet.js';
-import { builtinTaxonomies, createInsightsEngine, createTaxonomyRegistry, parseTaxonomy, TaxonomySchema } from './index.js';
-import { homeServicesTaxonomy } from './taxonomies/home-services.js';
-import { list } from './taxonomies/list.js';
-import { restaurantsTaxonomy } from './taxonomies/restaurants.js';
-import { fixtureReviews, fixtureView } from '../../test/support/insights-fixture.js';
+import { compileTaxonomy } from '../../src/insights/analysis/compiled-taxonomy.js';
+import { snippetAspects } from '../../src/absa-tools/snippet.js';
+import { createInsightsEngine } from '../../src/insights/engine.js';
+import { createTaxonomyRegistry } from '../../src/insights/registry.js';
+import { builtinTaxonomies } from '../../src/insights/taxonomies/index.js';
+import { parseTaxonomy, TaxonomySchema } from '../../src/insights/taxonomy.js';
+import { homeServicesTaxonomy } from '../../src/insights/taxonomies/home-services.js';
+import { list } from '../../src/insights/taxonomies/list.js';
+import { restaurantsTaxonomy } from '../../src/insights/taxonomies/restaurants.js';
+import { fixtureReviews, fixtureView } from '../support/insights-fixture.js';
 
 describe('taxonomies', () => {
   it('ships home-services with the ids of insights.md, and restaurants with the SemEval categories', () => {

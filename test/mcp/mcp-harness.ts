@@ -8,6 +8,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js'
 import type { McpSessionStore } from '../../src/domain/mcp-session-port.js';
 import { createMcpSessionStore } from '../../src/storage/mcp-session-store.js';
 import { fixtureState } from '../support/fixture.js';
+import { DEFAULT_MEMO_BUDGETS } from '../../src/snapshot/snapshot-memo.js';
 import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
 export const LEGACY_VERSION = '2025-11-25';
@@ -44,7 +45,11 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
   const config = loadConfig({ BASE_URL: 'http://127.0.0.1' });
   const urls = createServiceUrls(config.BASE_URL);
   const renderers = testDocumentRenderers();
-  const snapshot = options.snapshot ?? (await renderSnapshot(fixtureState(), urls, renderers.list));
+  const snapshot =
+    options.snapshot ??
+    (await renderSnapshot(fixtureState(), urls, renderers.list, {
+      budgets: { ...DEFAULT_MEMO_BUDGETS, replies: options.keptReplyBytes ?? config.SEARCH_CACHE_BYTES },
+    }));
   const database = options.database ?? (await openDatabase('sqlite::memory:'));
   let mcp: McpTestApp['mcp'] | undefined;
   const app = await createApp({
@@ -59,7 +64,6 @@ export async function createMcpTestApp(options: McpTestOptions = {}): Promise<Mc
           sessionTtlSeconds: options.ttlSeconds ?? 1800,
           maxSessions: options.maxSessions ?? 10_000,
           sweepIntervalMs: 0,
-          keptReplyBytes: options.keptReplyBytes ?? config.SEARCH_CACHE_BYTES,
           // Tests open many sessions from one address; the rate limit has its own test.
           limits: { maxBatch: config.MCP_MAX_BATCH, maxAnswerBytes: config.MCP_MAX_ANSWER_BYTES, sessionRateLimit: 0, ...options.limits },
           ...(options.now ? { now: options.now } : {}),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countInAll, positionsInAll, toBitset, wordsFor } from './bitset.js';
+import { countInAll, positionsInAll, toBitset, wordsFor } from '../../src/snapshot/bitset.js';
 
 describe('bitsets over positions', () => {
   it('count and list the positions of a range that are in every set, as a plain filter does', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DocumentCacheStore, StoredDocument } from '../domain/ports.js';
-import { openDocumentCache } from './document-cache.js';
-import { createRepresentation } from './rendered-document.js';
-import type { SlowRenderer } from './renderers/document-renderer.js';
+import type { DocumentCacheStore, StoredDocument } from '../../src/domain/ports.js';
+import { openDocumentCache } from '../../src/snapshot/document-cache.js';
+import { createRepresentation } from '../../src/snapshot/rendered-document.js';
+import type { SlowRenderer } from '../../src/snapshot/renderers/document-renderer.js';
 
 const renderer: SlowRenderer = {
   kind: 'slow',

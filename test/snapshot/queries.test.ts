@@ -1,11 +1,11 @@
 import { hash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withDecodedCursor } from '../domain/search-query.js';
-import { searchParamsArb, searchSnapshotOf, searchTextsArb } from '../../test/support/search-fixture.js';
-import { searchAnswer, searchRepresentation, searchReviews } from './queries.js';
-import { withDocument } from './snapshot.js';
-import { createRepresentation } from './rendered-document.js';
+import { withDecodedCursor } from '../../src/domain/search-query.js';
+import { searchParamsArb, searchSnapshotOf, searchTextsArb } from '../support/search-fixture.js';
+import { searchAnswer, searchRepresentation, searchReviews } from '../../src/snapshot/queries.js';
+import { withDocument } from '../../src/snapshot/snapshot.js';
+import { createRepresentation } from '../../src/snapshot/rendered-document.js';
 
 describe('search answers (issue 15)', () => {
   it('REST sends the bytes MCP answers, over every page', async () => {

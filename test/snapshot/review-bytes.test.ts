@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { joinAnswer, writeReviewBytes } from './review-bytes.js';
-import { createTimeSlicer } from './time-slice.js';
+import { joinAnswer, writeReviewBytes } from '../../src/snapshot/review-bytes.js';
+import { createTimeSlicer } from '../../src/snapshot/time-slice.js';
 
 describe('review bytes (issue 15: each review held once)', () => {
   it('the document is the UTF-8 of head + items joined by commas + tail, and each item its own slice, sliced or not', async () => {

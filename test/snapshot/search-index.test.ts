@@ -1,11 +1,11 @@
-import { withDecodedCursor } from '../domain/search-query.js';
+import { withDecodedCursor } from '../../src/domain/search-query.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BusinessSchema } from '../domain/business.js';
-import { compareNewest, comparatorFor } from '../domain/review-order.js';
-import type { Review } from '../domain/review.js';
-import { SORTS, type SearchParams } from '../domain/search-params.js';
-import { createSearchIndex } from './search-index.js';
+import { BusinessSchema } from '../../src/domain/business.js';
+import { compareNewest, comparatorFor } from '../../src/domain/review-order.js';
+import type { Review } from '../../src/domain/review.js';
+import { SORTS, type SearchParams } from '../../src/domain/search-params.js';
+import { createSearchIndex } from '../../src/snapshot/search-index.js';
 
 const business = BusinessSchema.parse({
   id: 'b',

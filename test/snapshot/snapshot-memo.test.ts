@@ -1,7 +1,14 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createMemoBucket, createSnapshotMemo, DEFAULT_MEMO_BUDGETS, memoBucket, memoValue, type MemoEntry } from './snapshot-memo.js';
+import {
+  createMemoBucket,
+  createSnapshotMemo,
+  DEFAULT_MEMO_BUDGETS,
+  memoBucket,
+  memoValue,
+  type MemoEntry,
+} from '../../src/snapshot/snapshot-memo.js';
 
 /** A full collection, without starting the test runner with --expose-gc. */
 function collectGarbage(): void {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createTextIndex } from './text-index.js';
+import { createTextIndex } from '../../src/snapshot/text-index.js';
 
 // Short alphabets make substrings, repeats and separator-spanning queries common.
 const chars = fc.constantFrom('a', 'b', 'é', ' ', '-', '.', '_', '\u00a0', 'A');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runDeferred, type TimeSlicer } from './time-slice.js';
+import { runDeferred, type TimeSlicer } from '../../src/snapshot/time-slice.js';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceUrls } from '../domain/urls.js';
-import { createHubRequestSchema, parseHubRequest } from './hub-request.js';
-import { grantLease } from './lease.js';
-import { createTopicSet, normalizeUrl } from './topic-url.js';
+import { createServiceUrls } from '../../src/domain/urls.js';
+import { createHubRequestSchema, parseHubRequest } from '../../src/websub/hub-request.js';
+import { grantLease } from '../../src/websub/lease.js';
+import { createTopicSet, normalizeUrl } from '../../src/websub/topic-url.js';
 
 const urls = createServiceUrls('http://127.0.0.1:8080');
 const topics = createTopicSet(urls);

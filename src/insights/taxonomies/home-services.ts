@@ -14,7 +14,7 @@ export const homeServicesTaxonomy: TaxonomyInput = {
   label: 'Home services',
   default_polarity: 'positive',
   arrival_aspect: 'punctuality',
-  // Chosen by 5-fold cross-validation on the dev set (eval/cross-validate.ts): 4 of 5 folds pick it.
+  // Chosen by 5-fold cross-validation on the dev set (test/absa-tools/cross-validate.ts): 4 of 5 folds pick it.
   neutral_band: 0.75,
   aspects: [
     {

@@ -49,7 +49,6 @@ export function documentRenderersWith(
   };
 }
 
-export { datasetDocument, datasetRenderer } from './dataset.js';
 export type { DocumentRenderer, FastRenderer, RenderInput, RenderOutput, SlowRenderer } from './document-renderer.js';
 export type { InsightsOutcome, KnownDocument } from './insights.js';
 export type { SharedRendering } from './shared-rendering.js';

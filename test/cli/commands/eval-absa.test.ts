@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../command.js';
-import { evalAbsaCommand } from './eval-absa.js';
+import type { CliIo } from '../../../src/cli/command.js';
+import { evalAbsaCommand } from '../../../src/cli/commands/eval-absa.js';
 
 function capture(): { io: CliIo; out: () => string; err: () => string } {
   const stdout = new PassThrough();

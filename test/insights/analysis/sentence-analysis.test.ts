@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createTaxonomyRegistry } from '../registry.js';
-import { analyzeText } from './analyze-text.js';
-import { snippetAspects } from '../../absa-tools/snippet.js';
-import { compileTaxonomy } from './compiled-taxonomy.js';
+import { createTaxonomyRegistry } from '../../../src/insights/registry.js';
+import { analyzeText } from '../../../src/insights/analysis/analyze-text.js';
+import { snippetAspects } from '../../../src/absa-tools/snippet.js';
+import { compileTaxonomy } from '../../../src/insights/analysis/compiled-taxonomy.js';
 
 const registry = createTaxonomyRegistry();
 const home = compileTaxonomy(registry.get('home-services')!);

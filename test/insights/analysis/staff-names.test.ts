@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../nlp/wink.js';
-import { findStaffNames } from './staff-names.js';
+import { tokenize } from '../../../src/insights/nlp/wink.js';
+import { findStaffNames } from '../../../src/insights/analysis/staff-names.js';
 
 function names(text: string): string[] {
   const { tokens, sentences } = tokenize(text);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { readShippedModels } from '../../absa-models.js';
-import { createInsightsEngine } from '../engine.js';
-import { fixtureReview, fixtureView } from '../../../test/support/insights-fixture.js';
-import { parseTaxonomy } from '../taxonomy.js';
-import { compileTaxonomy } from '../analysis/compiled-taxonomy.js';
-import { tokenize } from '../nlp/wink.js';
-import { createTaxonomyRegistry } from '../registry.js';
-import { loadAbsaModel } from './absa-model.js';
-import { buildSpan } from './features.js';
+import { readShippedModels } from '../../../src/absa-models.js';
+import { createInsightsEngine } from '../../../src/insights/engine.js';
+import { fixtureReview, fixtureView } from '../../support/insights-fixture.js';
+import { parseTaxonomy } from '../../../src/insights/taxonomy.js';
+import { compileTaxonomy } from '../../../src/insights/analysis/compiled-taxonomy.js';
+import { tokenize } from '../../../src/insights/nlp/wink.js';
+import { createTaxonomyRegistry } from '../../../src/insights/registry.js';
+import { loadAbsaModel } from '../../../src/insights/model/absa-model.js';
+import { buildSpan } from '../../../src/insights/model/features.js';
 
 const models = readShippedModels();
 const engine = createInsightsEngine({ models });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../nlp/wink.js';
-import { negationScope } from './negation.js';
+import { tokenize } from '../../../src/insights/nlp/wink.js';
+import { negationScope } from '../../../src/insights/model/negation.js';
 
 function marked(text: string): string[] {
   const { tokens } = tokenize(text);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createInsightsEngine } from '../engine.js';
-import { fixtureBusiness, fixtureReview, fixtureView } from '../../../test/support/insights-fixture.js';
+import { createInsightsEngine } from '../../../src/insights/engine.js';
+import { fixtureBusiness, fixtureReview, fixtureView } from '../../support/insights-fixture.js';
 
 const engine = createInsightsEngine();
 

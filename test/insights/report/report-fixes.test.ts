@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createInsightsEngine } from '../engine.js';
-import { fixtureReview, fixtureView } from '../../../test/support/insights-fixture.js';
-import { trimmed } from './aspects.js';
+import { createInsightsEngine } from '../../../src/insights/engine.js';
+import { fixtureReview, fixtureView } from '../../support/insights-fixture.js';
+import { trimmed } from '../../../src/insights/report/aspects.js';
 
 const engine = createInsightsEngine();
 

@@ -6,7 +6,7 @@
  */
 import { loadConfig } from '../../../src/config.js';
 import { createServiceUrls } from '../../../src/domain/urls.js';
-import { datasetRenderer } from '../../../src/snapshot/renderers/index.js';
+import { datasetRenderer } from '../../../src/snapshot/renderers/dataset.js';
 import { fixtureState } from '../../support/fixture.js';
 import { createMcpTestApp, INITIALIZE, legacyHeaders, rpc } from '../mcp-harness.js';
 import { renderSnapshot } from '../../support/renderers.js';

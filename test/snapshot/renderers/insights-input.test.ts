@@ -4,10 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BusinessSchema } from '../../domain/business.js';
-import { parseTaxonomy } from '../../insights/index.js';
-import { createTimeSlicer } from '../time-slice.js';
-import { analysisKey, INSIGHTS_CODE_VERSION, insightsFingerprint, insightsInputHash } from './insights-input.js';
+import { BusinessSchema } from '../../../src/domain/business.js';
+import { parseTaxonomy } from '../../../src/insights/taxonomy.js';
+import { createTimeSlicer } from '../../../src/snapshot/time-slice.js';
+import {
+  analysisKey,
+  INSIGHTS_CODE_VERSION,
+  insightsFingerprint,
+  insightsInputHash,
+} from '../../../src/snapshot/renderers/insights-input.js';
 
 const business = BusinessSchema.parse({ id: 'b', name: 'B' });
 const joined = (items: string[]) => Buffer.from(items.join(','));

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { AnalysisCacheStore } from '../../domain/ports.js';
-import { BusinessSchema } from '../../domain/business.js';
-import { createServiceUrls } from '../../domain/urls.js';
-import { createRepresentation } from '../rendered-document.js';
-import { createInlineInsightsRenderer, renderSnapshot } from '../../../test/support/renderers.js';
-import { buildSnapshot, withDocument } from '../snapshot.js';
-import { insightsValue } from '../insights-value.js';
-import { BACKGROUND_NICE } from './background-priority.js';
-import type { RenderInput, SlowRenderer } from './document-renderer.js';
-import { createInsightsRenderer } from './insights.js';
+import type { AnalysisCacheStore } from '../../../src/domain/ports.js';
+import { BusinessSchema } from '../../../src/domain/business.js';
+import { createServiceUrls } from '../../../src/domain/urls.js';
+import { createRepresentation } from '../../../src/snapshot/rendered-document.js';
+import { createInlineInsightsRenderer, renderSnapshot } from '../../support/renderers.js';
+import { buildSnapshot, withDocument } from '../../../src/snapshot/snapshot.js';
+import { insightsValue } from '../../../src/snapshot/insights-value.js';
+import { BACKGROUND_NICE } from '../../../src/snapshot/renderers/background-priority.js';
+import type { RenderInput, SlowRenderer } from '../../../src/snapshot/renderers/document-renderer.js';
+import { createInsightsRenderer } from '../../../src/snapshot/renderers/insights.js';
 
 const business = BusinessSchema.parse({ id: 'b', name: 'B', technicians: [{ id: 'ann', name: 'Ann Lee', aliases: ['Ann'] }] });
 const review = (id: string, rating: number, text: string) => ({
