@@ -9,7 +9,6 @@ import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { startIdleMemory } from './ops/idle-memory.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
-import { setSearchCacheBudget } from './snapshot/queries.js';
 import type { MemoBudgets } from './snapshot/snapshot-memo.js';
 import { createMetricSources } from './storage/ops-queries.js';
 import { openDocumentCache } from './snapshot/document-cache.js';
@@ -115,9 +114,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       { onError: (err) => logger.warn({ err }, 'could not read or store a rendered document; it is rendered again after a restart') },
     );
     // What each snapshot may keep of its answers (README "Limits"), given to every snapshot built.
-    const budgets: MemoBudgets = { search: config.SEARCH_CACHE_BYTES, since: config.SINCE_CACHE_BYTES, pages: config.PAGE_CACHE_BYTES };
-    // Transitional: src/mcp's own caches still read a process-wide budget (snapshot/answer-cache.ts).
-    setSearchCacheBudget(config.SEARCH_CACHE_BYTES);
+    const budgets: MemoBudgets = {
+      search: config.SEARCH_CACHE_BYTES,
+      since: config.SINCE_CACHE_BYTES,
+      pages: config.PAGE_CACHE_BYTES,
+      replies: config.SEARCH_CACHE_BYTES,
+    };
     // The first snapshot's indexes are built once the server listens: a search before then builds them.
     let listening!: () => void;
     const indexesAfter = new Promise<void>((resolve) => (listening = resolve));
@@ -199,7 +201,6 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         sessionTtlSeconds,
         maxSessions,
         limits,
-        keptReplyBytes: config.SEARCH_CACHE_BYTES,
       });
     };
     const app = await createApp({

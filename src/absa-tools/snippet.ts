@@ -7,6 +7,7 @@ import type { Polarity } from '../insights/schema.js';
 /**
  * Aspect polarities of a whole snippet (one labelled line may hold several wink sentences): an aspect
  * found in more than one sentence takes the sign of its summed evidence.
+ * @internal exported for tests as well
  */
 export function snippetAspects(text: string, compiled: CompiledTaxonomy): Map<string, Polarity> {
   return mergeSentences(analyzeText(text, compiled), compiled);

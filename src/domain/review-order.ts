@@ -21,7 +21,10 @@ export function compareNewest(a: SortKey, b: SortKey): number {
   return cmpStr(b.date, a.date) || cmpTime(b.updated_at, a.updated_at) || cmpStr(a.id, b.id);
 }
 
-/** The total order of each sort (contract §4); every order ends on the unique id, so it is strict. */
+/**
+ * The total order of each sort (contract §4); every order ends on the unique id, so it is strict.
+ * @internal exported for tests as well
+ */
 export function comparatorFor(sort: Sort): (a: SortKey, b: SortKey) => number {
   switch (sort) {
     case 'newest':

@@ -11,14 +11,12 @@ export const JsonFeedAuthorSchema = z.object({
   name: z.string(),
   url: z.string().optional(),
 });
-export type JsonFeedAuthor = z.infer<typeof JsonFeedAuthorSchema>;
 
 /** JSON Feed 1.1 "hubs": how to subscribe to real-time notifications (WebSub, contract §6). */
 export const JsonFeedHubSchema = z.object({
   type: z.string(),
   url: z.string(),
 });
-export type JsonFeedHub = z.infer<typeof JsonFeedHubSchema>;
 
 export const JsonFeedItemSchema = z.object({
   id: z.string().min(1),

@@ -64,11 +64,6 @@ export function notModifiedResponse(start: HeaderList, etag: string): PreparedRe
   return { status: 304, headers: [...start, 'etag', etag], body: EMPTY_BODY };
 }
 
-/** The coding an answer of `length` bytes uses for this Accept-Encoding; null for identity. */
-export function codingFor(length: number, acceptEncoding: string | undefined): ContentCoding | null {
-  return length >= MIN_COMPRESS_BYTES ? negotiateCoding(acceptEncoding) : null;
-}
-
 /** What a prepared answer is made of. */
 export interface AnswerSource {
   /** The body: one buffer, or parts written in order (views of bytes the snapshot holds are never copied). */

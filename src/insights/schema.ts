@@ -125,6 +125,7 @@ export type InsightsDocument = z.infer<typeof InsightsDocumentSchema>;
 export const InsightsSectionNameSchema = z.enum(['aspects', 'entities', 'topics', 'faq', 'summary']);
 export type InsightsSectionName = z.infer<typeof InsightsSectionNameSchema>;
 
+/** @internal exported for tests as well */
 export const InsightsSectionSchemas = {
   aspects: AspectsSectionSchema,
   entities: EntitiesSectionSchema,

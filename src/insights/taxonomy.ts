@@ -25,7 +25,6 @@ export const TaxonomyAspectSchema = z.object({
   /** The question a prospective customer asks about this aspect, for the FAQ. */
   question: z.string().optional(),
 });
-export type TaxonomyAspect = z.infer<typeof TaxonomyAspectSchema>;
 
 export const TaxonomySchema = z
   .object({

@@ -12,8 +12,6 @@ export interface EndpointDeps extends Omit<SessionRouterDeps, 'factory' | 'keep'
   urls: ServiceUrls;
   /** MCP_MAX_ANSWER_BYTES */
   maxAnswerBytes: number;
-  /** The bytes of tool-call replies kept per snapshot (SEARCH_CACHE_BYTES; 0 keeps none). */
-  keptReplyBytes: number;
 }
 
 const MODERN = '2026-07-28';
@@ -28,7 +26,7 @@ const MODERN = '2026-07-28';
 export function createMcpEndpoint(deps: EndpointDeps) {
   const factory = createServerFactory(deps);
   const modern = createMcpHandler(factory, { legacy: 'reject', onerror: deps.onError });
-  const keep = createKeptReplies(deps.snapshots, deps.keptReplyBytes);
+  const keep = createKeptReplies(deps.snapshots);
   const legacy = createSessionRouter({ ...deps, factory, keep });
 
   async function serve(request: FastifyRequest): Promise<Answer> {

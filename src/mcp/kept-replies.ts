@@ -1,12 +1,16 @@
 import type { Answer } from './answer.js';
-import { createAnswerCache } from '../snapshot/answer-cache.js';
+import { memoBucket } from '../snapshot/snapshot-memo.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 
 /** What follows a kept reply's id: `,"result":…}`, with the headers of the answer it came from. */
 interface Kept {
   body: Buffer;
   headers: [string, string][];
+  bytes: number;
 }
+
+/** Replies kept in the snapshot's `replies` bucket (SEARCH_CACHE_BYTES), dropped when a document lands. */
+const KEPT = memoBucket<Kept>('replies', 'MCP tool-call replies');
 
 const HEAD = Buffer.from('{"jsonrpc":"2.0","id":');
 
@@ -35,24 +39,25 @@ export type KeptReplies = (scope: string, message: unknown, answer: () => Promis
  * own (`{"jsonrpc":"2.0","id":…,"result":…}`, so nothing depends on the order the SDK writes members),
  * and a repeat gets it under its own id without the SDK running. `scope` separates what the SDK's answer
  * also depends on (a session's negotiated version, the 2026-07-28 era): replies of two scopes never mix.
- * Kept within `budget` bytes per snapshot (SEARCH_CACHE_BYTES; 0 keeps none), least recently used out.
+ * Kept in the snapshot's memo within SEARCH_CACHE_BYTES (0 keeps none), least recently used out.
  */
-export function createKeptReplies(snapshots: SnapshotSource, budget: number): KeptReplies {
-  const cache = createAnswerCache<Kept>(() => budget);
+export function createKeptReplies(snapshots: SnapshotSource): KeptReplies {
   return async (scope, message, answer) => {
     const snapshot = snapshots.current();
+    const cache = snapshot.memo.bucket(KEPT);
     // Only a complete snapshot answers every tool at once (completeSnapshot).
-    const params = budget > 0 && snapshot.missing.size === 0 ? replyKey(message) : undefined;
+    const params = cache.budget > 0 && snapshot.missing.size === 0 ? replyKey(message) : undefined;
     if (params === undefined) return answer();
     const key = `${scope}\n${params}`;
     const id = Buffer.from(JSON.stringify((message as { id: string | number }).id));
-    const hit = cache.peek(snapshot, key);
+    const hit = cache.peek(key);
     if (hit) return { status: 200, headers: hit.headers, body: Buffer.concat([HEAD, id, hit.body]) };
     const fresh = await answer();
-    if (fresh.status !== 200 || fresh.body === null || snapshots.current() !== snapshot || !cache.askedBefore(snapshot, key)) return fresh;
+    if (fresh.status !== 200 || fresh.body === null || snapshots.current() !== snapshot || !cache.askedBefore(key)) return fresh;
     const reply = JSON.parse(fresh.body.toString('utf8')) as { id?: unknown; result?: unknown };
     if (reply.id === (message as { id: unknown }).id && reply.result !== undefined) {
-      cache.put(snapshot, key, { body: Buffer.from(`,"result":${JSON.stringify(reply.result)}}`), headers: fresh.headers });
+      const body = Buffer.from(`,"result":${JSON.stringify(reply.result)}}`);
+      cache.put(key, { body, headers: fresh.headers, bytes: body.length });
     }
     return fresh;
   };

@@ -26,8 +26,6 @@ export interface McpDeps {
   /** MCP_MAX_SESSIONS */
   maxSessions: number;
   limits: McpLimits;
-  /** The bytes of tool-call replies kept per snapshot (SEARCH_CACHE_BYTES); none are kept without it. */
-  keptReplyBytes?: number;
   /** Injected clock for session expiry and the rate limit (tests). */
   now?: () => number;
   sweepIntervalMs?: number;
@@ -56,9 +54,7 @@ export async function registerMcp(app: FastifyInstance, deps: McpDeps): Promise<
   const admit = (ip: string) => limiter.take(ip);
   let loading: Promise<McpEndpointHandler> | undefined;
   const endpoint = () =>
-    (loading ??= import('./endpoint.js').then((m) =>
-      m.createMcpEndpoint({ ...deps, ...limits, keptReplyBytes: deps.keptReplyBytes ?? 0, sessions, admit, onError }),
-    ));
+    (loading ??= import('./endpoint.js').then((m) => m.createMcpEndpoint({ ...deps, ...limits, sessions, admit, onError })));
 
   await app.register(async (scope) => {
     // The MCP layer reads JSON-RPC itself: a body that is not JSON is a JSON-RPC parse error, not a problem.

@@ -53,6 +53,7 @@ export function searchBody(
   return snapshot.reviewBytes.join('{"reviews":[', positions, envelope, allocate);
 }
 
+/** @internal exported for tests as well */
 export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: string } {
   const { positions, envelope } = searchParts(snapshot, query);
   return { json: searchBody(snapshot, positions, envelope).toString('utf8') };
@@ -147,29 +148,6 @@ export function answerValidators(snapshot: Snapshot, etag: string): Pick<Represe
   return snapshot.publishedWeak ? { etag, lastModified, weakDate: true } : { etag, lastModified };
 }
 
-// Transitional, for src/mcp only (answer-cache.ts says why).
-export { DEFAULT_SEARCH_CACHE_BYTES, searchCacheBudget, setSearchCacheBudget } from './answer-cache.js';
-
-/**
- * Every parameter that shapes a search answer, in one fixed order: two queries with the same key get
- * the same bytes. Values are kept as given (the answer echoes them in `filters`); the decoded cursor
- * follows from `cursor` and `sort`.
- */
-export function searchKey(q: SearchQuery): string {
-  return JSON.stringify([
-    q.rating,
-    q.min_rating,
-    q.since,
-    q.until,
-    q.query,
-    q.mentions_technician,
-    q.mentions_service,
-    q.limit,
-    q.sort,
-    q.cursor,
-  ]);
-}
-
 /** Positions [0, end) of the reviews dated on or after `date` (positions are newest first). */
 export function sinceEnd(snapshot: Snapshot, date: string): number {
   const reviews = snapshot.view.reviews;
@@ -222,12 +200,6 @@ export function sinceParts(snapshot: Snapshot, date: string, limit?: number): Si
   return { head, reviews, tail: SINCE_TAIL, count, length: head.length + reviews.length + SINCE_TAIL.length };
 }
 
-/** The since answer as one buffer (a copy: for tools and tests; REST sends the parts). */
-export function sinceAnswer(snapshot: Snapshot, date: string, limit?: number): { body: Buffer; count: number } {
-  const parts = sinceParts(snapshot, date, limit);
-  return { body: Buffer.concat([parts.head, parts.reviews, parts.tail], parts.length), count: parts.count };
-}
-
 /** The digest of the first `count` reviews' bytes, kept per snapshot by count (SINCE_CACHE_BYTES). */
 const SINCE_RANGES = memoBucket<{ digest: string; bytes: number }>('since', 'review range digests');
 
@@ -243,18 +215,6 @@ export function sinceTag(snapshot: Snapshot, parts: SinceParts): string {
   let range = ranges.peek(key);
   if (!range) ranges.put(key, (range = { digest: hash('sha256', parts.reviews, 'base64url'), bytes: 64 }));
   return `"${hash('sha256', `since\n${parts.head.toString('utf8')}\n${range.digest}`, 'base64url').slice(0, 32)}"`;
-}
-
-/** `GET /api/reviews/since/{date}` as one representation (a copy of the bytes: for tools and tests). */
-export function reviewsSince(snapshot: Snapshot, date: string): Representation {
-  const parts = sinceParts(snapshot, date);
-  return createRepresentationWithEtag(
-    Buffer.concat([parts.head, parts.reviews, parts.tail], parts.length),
-    JSON_MEDIA_TYPE,
-    sinceTag(snapshot, parts),
-    snapshot.publishedAt,
-    snapshot.publishedWeak,
-  );
 }
 
 /**

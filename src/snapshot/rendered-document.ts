@@ -33,11 +33,7 @@ export interface Representation {
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
-/** Strong ETag of some bytes (RFC 9110 §8.8.3): a content hash, never a timestamp or a counter. */
-export function strongEtag(body: Buffer | string): string {
-  return etagOfDigest(createHash('sha256').update(body).digest());
-}
-
+/** Strong ETag of some bytes' digest (RFC 9110 §8.8.3): a content hash, never a timestamp or a counter. */
 function etagOfDigest(sha256: Buffer): string {
   return `"${sha256.toString('base64url').slice(0, 32)}"`;
 }

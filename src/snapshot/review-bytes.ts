@@ -103,7 +103,10 @@ export async function writeReviewBytes(
   return reviewBytes(document, starts, ends);
 }
 
-/** `prefix + parts.join(',') + suffix` as one buffer: an answer assembled from reviews' bytes. */
+/**
+ * `prefix + parts.join(',') + suffix` as one buffer: an answer assembled from reviews' bytes.
+ * @internal exported for tests as well
+ */
 export function joinAnswer(prefix: string, parts: readonly Buffer[], suffix: string): Buffer {
   let total = Buffer.byteLength(prefix) + Buffer.byteLength(suffix) + Math.max(0, parts.length - 1);
   for (const p of parts) total += p.length;

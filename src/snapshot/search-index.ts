@@ -39,6 +39,7 @@ export function appliedFilters(params: SearchParams): SearchPage['filters'] {
 /**
  * A search is: the date range's positions, ANDed with each filter's bitset (hits in `newest` order),
  * put in the requested order, then the page after the cursor.
+ * @internal exported for tests as well
  */
 export function createSearchIndex(business: Business, reviews: readonly Review[]): SearchIndex {
   return runSync(searchIndexSteps(business, reviews));

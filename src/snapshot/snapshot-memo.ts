@@ -18,6 +18,8 @@ export interface MemoBudgets {
   since: number;
   /** PAGE_CACHE_BYTES: the public pages, sitemaps and discovery documents. */
   pages: number;
+  /** SEARCH_CACHE_BYTES as well: MCP tool-call replies (a tool may read a document: get_insights). */
+  replies: number;
 }
 
 export type MemoBucketName = keyof MemoBudgets;
@@ -26,12 +28,13 @@ export type MemoBucketName = keyof MemoBudgets;
  * Whether a bucket's answers read the snapshot's documents (the pages read the insights) or only its
  * data: a copy of the snapshot with a newly landed document keeps the buckets that do not.
  */
-const READS_DOCUMENTS: Readonly<Record<MemoBucketName, boolean>> = { search: false, since: false, pages: true };
+const READS_DOCUMENTS: Readonly<Record<MemoBucketName, boolean>> = { search: false, since: false, pages: true, replies: true };
 
 export const DEFAULT_MEMO_BUDGETS: Readonly<MemoBudgets> = Object.freeze({
   search: 8 * 1024 * 1024,
   since: 32 * 1024 * 1024,
   pages: 16 * 1024 * 1024,
+  replies: 8 * 1024 * 1024,
 });
 
 /** What a bucket holds: anything that says how many bytes it keeps alive. */

@@ -9,8 +9,6 @@ import { INSIGHTS_CODE_VERSION, insightsFingerprint, insightsInputHash } from '.
 import { createWorkerClient } from './insights-worker-client.js';
 import type { SharedRendering } from './shared-rendering.js';
 
-export { WORKER_IDLE_MS } from './insights-worker-client.js';
-
 /** A document already rendered (by an earlier process: the document cache) and the hash of its inputs. */
 export interface KnownDocument {
   inputHash: string;
