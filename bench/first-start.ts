@@ -1,4 +1,4 @@
-// Time from `npm start` to the first 200 of GET /reviews.json (issue 14), in the checkout it runs in.
+// Time from `npm start` to the first 200 of GET /reviews.json, in the checkout it runs in.
 // Usage: npx tsx bench/first-start.ts [--runs 3] [--empty] [--direct]
 //   --empty   remove data/reviews.db first, so the start loads the demo as a fresh clone's first start does
 //   --direct  `node dist/cli/index.js serve` instead of `npm start` (the server alone, without npm)

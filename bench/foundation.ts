@@ -1,5 +1,5 @@
 /**
- * Foundation benchmarks (issue 2): start-up, /reviews.json (200 and 304) and mixed-filter search, each
+ * Foundation benchmarks: start-up, /reviews.json (200 and 304) and mixed-filter search, each
  * beside a raw node:http baseline serving the same precomputed bytes, measured in the same run; search
  * also beside json-server 0.17 over the same reviews.
  *
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     // shorter-waiting samples in the same time.
     'dataset-connections': { type: 'string', default: '10' },
     // A directory for the measured service's CPU profile (node --cpu-prof), written when it stops:
-    // where the time of a case goes (issue 15, "measure, don't guess").
+    // where the time of a case goes ("measure, don't guess").
     'cpu-prof': { type: 'string' },
     build: { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },

@@ -1,5 +1,5 @@
 /**
- * Requests during an import (issue 11, M2): p99 latency of small requests while another process imports
+ * Requests during an import: p99 latency of small requests while another process imports
  * into the server's database and the server rebuilds its snapshot, against p99 with no import, in the
  * same run. Target: within 5x of idle.
  *

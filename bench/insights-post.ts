@@ -1,5 +1,5 @@
 /**
- * Main-thread cost of handing a published view to the insights worker (issues 15, 11 M2): the structured
+ * Main-thread cost of handing a published view to the insights worker (it blocks requests): the structured
  * clone of the view's object graph (first), of the reviews' JSON strings (second), and the transfer of
  * one buffer of their JSON (now), whose encoding is done in time slices and reported apart (total).
  * Each is posted 3 times to an idle worker that drops it; the median of the synchronous postMessage call.

@@ -1,5 +1,5 @@
 /**
- * Insights pipeline speed (issue 9): reviews analysed per second on one core, model load time and the
+ * Insights pipeline speed: reviews analysed per second on one core, model load time and the
  * extra memory the learned model costs, against the cue rules alone in the same run.
  *
  *   npx tsx bench/insights-throughput.ts [--reviews 5000] [--mode model|rules|both]

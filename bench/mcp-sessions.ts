@@ -1,5 +1,5 @@
 /**
- * MCP benchmark (issue 4): what 10,000 idle 2025-era sessions cost a server process. Sessions live in
+ * MCP benchmark: what 10,000 idle 2025-era sessions cost a server process. Sessions live in
  * the store (a table row each), so the target is "under 100 MB of extra RSS"; the expected answer is
  * close to nothing. Also reports how long `initialize` takes when it creates them.
  *

@@ -1,5 +1,5 @@
 /**
- * Resident memory of a serving process (issue 15: ≤ 150 MB idle and ≤ 250 MB under load at 10k reviews,
+ * Resident memory of a serving process (target: ≤ 150 MB idle and ≤ 250 MB under load at 10k reviews,
  * ≤ 600 MB at 100k): RSS (`VmRSS`, all threads, the insights worker included) once the first insights
  * are served and the process has been idle past the insights worker's idle exit (15 s by default), then
  * after a short mixed load; then again for a second start on the same database, whose stored insights

@@ -1,5 +1,5 @@
 /**
- * Scale-out benchmarks (issue 6): PostgreSQL against SQLite for reads, and WebSub fan-out with one and
+ * Scale-out benchmarks: PostgreSQL against SQLite for reads, and WebSub fan-out with one and
  * three replicas on one PostgreSQL.
  *
  *   npm run build && npx tsx bench/pg-scale.ts [--reviews 10000] [--duration 10] [--rounds 2] [--subscribers 1000]
@@ -237,7 +237,7 @@ async function fanout(work: string, adminUrl: string) {
       label: string,
     ): Promise<{ ms: number[]; firstMs: number[]; duplicates: number; cpu: number[][]; subscriberCpu: number[]; split: number[][] }> {
       const cpu: number[][] = [];
-      // Which replica sent how many of each change's deliveries (issue 15: one replica sends a change
+      // Which replica sent how many of each change's deliveries (one replica sends a change
       // unless it falls behind, see HELP_DELAY_MS in src/websub/hub-worker.ts).
       const split: number[][] = [];
       const subscriberCpu: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * Start-up of a built server on a copy of a given SQLite database (issue 15, start-up and memory): spawn
+ * Start-up time and memory of a built server on a copy of a given SQLite database: spawn
  * → first 200 of `/reviews.json`, with the process's CPU at that moment (`/proc/PID/stat`, all threads,
  * and the main thread alone from `/proc/PID/task/PID/stat`) and its VmRSS. Several builds are started in
  * turn, run after run, so a before and an after share the machine's load.

@@ -1,5 +1,5 @@
 /**
- * WebSub fan-out benchmark (issue 3): N active HTTPS subscribers on loopback; after a change (an import
+ * WebSub fan-out benchmark: N active HTTPS subscribers on loopback; after a change (an import
  * into the server's database, as another process would do it), how long until every subscriber holds the
  * new content, and the server's peak RSS. Target: 1,000 subscribers within 5 s.
  *

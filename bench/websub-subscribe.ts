@@ -1,5 +1,5 @@
 /**
- * WebSub subscription request benchmark (issue 3): how many valid `POST /api/websub/hub` subscribe
+ * WebSub subscription request benchmark: how many valid `POST /api/websub/hub` subscribe
  * requests per second the hub accepts (validated, stored durably, 202), while it verifies them in the
  * background against an HTTPS subscriber farm. Target: at least 2,000 requests/s.
  *

@@ -1,6 +1,6 @@
 // `npm run build`: tsc checks the sources and writes dist/ (a tree that mirrors src/), then esbuild
 // bundles the two programs that run, the CLI and the insights worker, over tsc's files of the same name.
-// Issue 15: loading the server's 1,100 modules one file at a time (kysely alone is 262 ESM files, Fastify
+// Why bundle: loading the server's 1,100 modules one file at a time (kysely alone is 262 ESM files, Fastify
 // and its dependencies 600 CommonJS ones) was a third of the start-up at 10,000 reviews; one bundle with
 // a chunk per lazily loaded part is read in a few files. The rest of tsc's tree stays: tests and tools
 // may import single modules. Modules find the package's files through src/package-root.ts.

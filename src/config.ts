@@ -44,11 +44,11 @@ export const ConfigSchema = z
     INSIGHTS_RENDER_LEASE_MS: int(0).default(10_000),
     MCP_SESSION_TTL_SECONDS: int(1).default(1800),
     MCP_MAX_SESSIONS: int(1).default(10000),
-    /** JSON-RPC messages in one legacy-era batch; more is a -32600 error (issue 11 H1). */
+    /** JSON-RPC messages in one legacy-era batch; more is a -32600 error (bounds a request's work). */
     MCP_MAX_BATCH: int(1).default(20),
     /** Bytes of results one MCP request may produce (a tool answer, a resource, a batch's sum). */
     MCP_MAX_ANSWER_BYTES: int(1024).default(4 * 1024 * 1024),
-    /** `initialize` (new sessions) per client address per minute; 0 disables (issue 11 M4). */
+    /** `initialize` (new sessions) per client address per minute; 0 disables. */
     MCP_SESSION_RATE_LIMIT: int(0).default(30),
     WEBSUB_LEASE_MIN: int(1).default(3600),
     WEBSUB_LEASE_MAX: int(1).default(2592000),

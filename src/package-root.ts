@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * Where the package's files are, for every module that reads one (models, public/, the demo, the
  * insights engine's code) or starts one (the insights worker). Found by walking up from this module to
  * the nearest package.json, so it holds wherever the code runs from: `src/` (tests, tsx), `dist/` as tsc
- * writes it, or a chunk of the bundle in `dist/chunks/` (issue 15: the built server is bundled, so a
+ * writes it, or a chunk of the bundle in `dist/chunks/` (the built server is bundled, so a
  * module's own `import.meta.url` no longer tells where its source file sits).
  */
 function findPackageRoot(start: string): string {

@@ -54,7 +54,7 @@ export interface RunningServer {
  */
 async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Promise<void> {
   if (!(await store.isEmpty())) return;
-  // The importer (and its CSV parser) loads only for this first start (issue 14).
+  // The importer (and its CSV parser) loads only for this first start (start-up time).
   const { importFiles } = await import('./import/import-files.js');
   const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false, demo: true });
   if (!outcome.ok) throw new Error(`the bundled demo dataset is invalid: ${outcome.problems.length} problems`);
@@ -78,14 +78,14 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     const platformConnected = config.GOOGLE_LOCATION !== undefined || config.TRUSTPILOT_BUSINESS_UNIT_ID !== undefined;
     if (config.DEMO_ON_EMPTY && !platformConnected) await loadDemoIfEmpty(store, logger);
     const taxonomies = await loadTaxonomyFile(config.INSIGHTS_TAXONOMY_FILE);
-    // The last process's insights are served until this one's land, and not recomputed for equal inputs (issue 15).
+    // The last process's insights are served until this one's land, and not recomputed for equal inputs.
     // Its worker starts only for changed inputs and ends when idle; analyses are kept in the database.
     const documentStore = createDocumentCacheStore(database.db);
     const metrics = createServiceMetrics();
     // This process, as the claims in the store name it (shared insights renderings, sync runs).
     const holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     // PostgreSQL is the replicas' mode: there one replica renders each new insights document and the others
-    // read it from the database (issue 15, fan-out). SQLite, one process: it renders every one itself.
+    // read it from the database. SQLite, one process: it renders every one itself.
     const shared =
       database.dialect === 'postgres' && config.INSIGHTS_RENDER_LEASE_MS > 0
         ? {
@@ -152,11 +152,11 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       pollMs: config.SNAPSHOT_POLL_MS,
       onError: (err) => logger.warn({ err }, 'could not refresh the snapshot or render a document; serving the previous one'),
     });
-    // The first snapshot reads every published review (issue 15, start-up).
+    // The first snapshot reads every published review, the way that costs least (readingAll).
     await database.readingAll(() => snapshots.start());
     // PostgreSQL: every committed write NOTIFYs; refresh at once instead of waiting for the next poll,
     // which stays as the safety net. SQLite has no notifications: the poll is a cheap counter read.
-    // Its module loads the PostgreSQL driver: imported in that mode only (issue 14).
+    // Its module loads the PostgreSQL driver: imported in that mode only.
     const changes =
       database.dialect === 'postgres'
         ? (await import('./storage/postgres/change-listener.js')).createPostgresChangeSignal({
@@ -235,7 +235,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
     websub.start();
     // The start-up run, then every SYNC_INTERVAL_SECONDS; a platform that is down never stops serving.
     sync.start();
-    // Once idle after a build, give its memory back (issue 15, resident memory: ops/idle-memory.ts); not
+    // Once idle after a build, give its memory back (resident memory: ops/idle-memory.ts); not
     // while a slow document (insights) is still being rendered for the current data.
     const idleMemory = startIdleMemory({
       current: () => {

@@ -40,7 +40,7 @@ function statFields(pid: number, thread?: number): string[] | null {
   }
 }
 
-/** The live child processes of `pid` (the server's insights worker is one: issue 15). */
+/** The live child processes of `pid` (the server's insights worker is one). */
 function childrenOf(pid: number): number[] {
   try {
     return readdirSync('/proc')

@@ -71,7 +71,7 @@ async function help(): Promise<string> {
 
 /**
  * A storage failure the operator fixes outside the program (a full disk), said as its cause. The write
- * was one transaction, so nothing of it was kept (issue 11: reported as "cannot rollback" before).
+ * was one transaction, so nothing of it was kept (it used to be reported as "cannot rollback").
  */
 function storageFailure(e: unknown): string | null {
   const code = (e as { code?: unknown } | null)?.code;

@@ -3,7 +3,7 @@ import { canonicalJson, sha256Hex } from './canonical-json.js';
 
 /**
  * The version of the code that turns a stored review into its public JSON (`public-review.ts`, the
- * mention matcher in `mentions.ts`): that renderer's codeVersion. Stored public JSON (issue 15) is keyed
+ * mention matcher in `mentions.ts`): that renderer's codeVersion. Stored public JSON is keyed
  * by it, so a release that changes either is never served next to JSON the old code wrote: bump it with
  * any such change (`test/snapshot/code-versions.test.ts` fails until it is bumped or the change recorded).
  */

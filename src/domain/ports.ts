@@ -31,7 +31,7 @@ export interface ReviewStamp {
 }
 
 /**
- * A published review as a snapshot build reads it (issue 15, start-up): its stored public JSON when that
+ * A published review as a snapshot build reads it: its stored public JSON when that
  * was resolved against the catalog the build asked for, else its stored record, to resolve and keep.
  */
 export type PublishedRecord =
@@ -109,7 +109,7 @@ export interface ReviewStore {
   /**
    * The published reviews in id order after `afterId` (exclusive), at most `limit`, as `publishedById`
    * gives them: a process's first build reads every review, so it reads them in one pass instead of
-   * reading the stamps and then each id (issue 15, start-up).
+   * reading the stamps and then each id (start-up time).
    */
   publishedPage(afterId: string | null, limit: number, catalogKey: string): Promise<PublishedRecord[]>;
   /**
@@ -128,7 +128,7 @@ export interface ReviewStore {
   applyImport(input: ImportInput, onProgress?: (done: number, total: number) => void): Promise<ImportSummary>;
 }
 
-/** A rendered document kept across restarts (issue 15): today the slow insights document. */
+/** A rendered document kept across restarts: today the slow insights document. */
 export interface StoredDocument {
   /** The document's name in the snapshot (`insights.json`). */
   name: string;
@@ -154,12 +154,12 @@ export interface DocumentCacheStore {
 }
 
 /**
- * Claims on renderings (issue 15, fan-out): replicas sharing a database agree on which of them renders a
+ * Claims on renderings: replicas sharing a database agree on which of them renders a
  * slow document for given inputs, and the others read its rendering from the document cache.
  */
 export interface RenderClaimStore {
   /**
-   * Claims the rendering of `name` for `inputHash` until `until` (issue 15, fan-out: one replica renders,
+   * Claims the rendering of `name` for `inputHash` until `until` (one replica renders,
    * the others read its document). True when `holder` holds it now: the claim was free, had lapsed
    * (`now` past its expiry: its holder died or hung) or was already `holder`'s (a renewal). Atomic: of
    * replicas claiming at once, one wins.
@@ -186,7 +186,7 @@ export interface StoredAnalysis {
 }
 
 /**
- * Per-review insights analyses kept across restarts (issue 15): the insights worker exits when idle, and
+ * Per-review insights analyses kept across restarts: the insights worker exits when idle, and
  * the next one reads back what is still valid instead of analysing every review again. Keys cover the
  * review's text and the engine's fingerprint; `engine` is that fingerprint, so a new engine's writes
  * drop the old engine's rows. A cache: losing it costs one full analysis.

@@ -92,7 +92,7 @@ export function parseSearchQuery(raw: Record<string, unknown>): ParseResult<Sear
     }
   }
   // `rating[]=1` or `limit[0]=5` is a known parameter in a form this API does not take: saying so beats
-  // ignoring it as unknown and answering as if no filter had been asked for (issue 11).
+  // ignoring it as unknown and answering as if no filter had been asked for.
   for (const key in raw) {
     if (!key.includes('[')) continue;
     const base = /^([a-z_]+)\[[^\]]*\]/.exec(key)?.[1];
@@ -116,7 +116,7 @@ const isStringUpTo = (v: unknown, max: number) => typeof v === 'string' && v.len
 
 /**
  * True when SearchParamsSchema would accept `p` as it is: the rules of the schema, checked without
- * it, because on the search path its parse showed in a CPU profile (issue 15) and nearly every request
+ * it, because on the search path its parse showed in a CPU profile and nearly every request
  * is valid. Anything this does not accept goes through the schema, which gives the messages; a property
  * test keeps the two in agreement.
  */

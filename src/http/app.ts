@@ -103,7 +103,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy ?? false,
     // A request line or body this large is an attack or a mistake, never a query.
     bodyLimit: limits.bodyLimitBytes,
-    // Issue 11 H2: a body trickled one byte every few seconds is cut off (408) once the whole request
+    // Slow clients: a body trickled one byte every few seconds is cut off (408) once the whole request
     // has taken requestTimeout; headers must arrive within headersTimeout, checked every second.
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,

@@ -15,7 +15,7 @@ const BUSY =
 
 /**
  * At most `max` open connections per client address (0: no cap). One client holding a thousand slow
- * connections used to take every file descriptor (issue 11, H2); past the cap a connection gets a 503
+ * connections used to take every file descriptor; past the cap a connection gets a 503
  * problem and is closed, before any of its bytes are parsed. Counted on the socket's peer address: behind
  * a proxy every client shares the proxy's, so set the cap to 0 there and let the proxy limit clients.
  */

@@ -9,7 +9,7 @@ import { RESPONSE_HEADERS, type ResponseSpec } from '../domain/openapi-spec.js';
  * one component per shape (the library emits an `XInput` twin of every registered schema).
  */
 
-// The schema converter loads with the first request for the document, not at start (issue 14).
+// The schema converter loads with the first request for the document, not at start (start-up time).
 let zodProvider: typeof ZodProviderModule | undefined;
 
 /** Loads what generating the document needs; call (and await) before `app.swagger()`. */
@@ -148,7 +148,7 @@ export function onePerShape(doc: OpenApiObject): OpenApiObject {
 
 /**
  * The order `components.schemas` lists the components in. The library lists them as zod's registry
- * holds them, which is the order their modules happened to load: the bundled build (issue 15) loads them
+ * holds them, which is the order their modules happened to load: the bundled build loads them
  * in another order than tsc's tree, which would change the document's bytes with the build. This is the
  * order the document has always had; a component missing here comes after these, and a test requires
  * every component to be listed.

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { problemFor, sendProblem } from './problem.js';
 
 /**
- * Requests Node's HTTP server used to answer itself with an empty body and no CORS header (issue 11,
- * Low): an HTTP/1.1 request without Host (RFC 9112 §3.2: 400) and an Expect other than 100-continue
- * (RFC 9110 §10.1.1: 417). Both get the service's problem shape. The Host check needs Node's own one
- * off (`requireHostHeader: false` in the server options).
+ * Requests Node's HTTP server used to answer itself with an empty body and no CORS header: an HTTP/1.1
+ * request without Host (RFC 9112 §3.2: 400) and an Expect other than 100-continue (RFC 9110 §10.1.1:
+ * 417). Both get the service's problem shape. The Host check needs Node's own one off
+ * (`requireHostHeader: false` in the server options).
  */
 export function registerProtocolEdges(app: FastifyInstance): void {
   app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {

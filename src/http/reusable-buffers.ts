@@ -1,5 +1,5 @@
 /**
- * Buffers for answers that are sent once and not kept (issue 15, a search asked for the first time),
+ * Buffers for answers that are sent once and not kept (such as a search asked for the first time),
  * handed back when the response has finished writing and reused by the next answer.
  *
  * Why not a new Buffer per answer: each one is a separate off-heap allocation, and V8 starts a full

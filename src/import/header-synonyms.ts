@@ -36,7 +36,7 @@ export const IGNORE = '-';
 
 /**
  * Names that walk into an object's prototype when used as a path segment; refused by name, wherever
- * they appear in a dotted column (issue 11), before any lookup could touch them.
+ * they appear in a dotted column, before any lookup could touch them.
  */
 const FORBIDDEN_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 export function isForbiddenColumn(name: string): boolean {

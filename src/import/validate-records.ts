@@ -91,7 +91,7 @@ export function validateFiles(files: { name: string; raw: RawFile }[], options: 
     for (const r of raw.records) {
       const value = withPlatform(r.value, options.platform);
       // The `verified` decision is asked for even when other fields are wrong, so it never shows up
-      // only after everything else was fixed (issue 12).
+      // only after everything else was fixed.
       if (lacksVerified(r, value, options.assumeVerified)) unverified.push(lineOrRecord(r));
       validateRecord(name, r, value, tally);
     }

@@ -18,7 +18,7 @@ import type { Taxonomy } from './taxonomy.js';
 export const ENGINE_NAME = 'review-data-insights';
 export const ENGINE_VERSION = '2.0.0';
 
-/** Analyses kept outside the engine (issue 15: persisted per review), offered to one compute. */
+/** Analyses kept outside the engine (persisted per review), offered to one compute. */
 export interface ComputeOptions {
   /** Analyses of reviews the engine has not cached, by review id (read back from a store). */
   restored?: ReadonlyMap<string, ReviewAnalysis>;

@@ -2,7 +2,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
 /**
- * Gives the memory of a build back once the process is idle (issue 15, resident memory).
+ * Gives the memory of a build back once the process is idle, so its resident memory falls again.
  *
  * Building a snapshot allocates fast and keeps much of what it allocates, so V8 grows its young
  * generation to its maximum (two 16 MB semi-spaces on a 64-bit machine with a few GB) and leaves the

@@ -34,7 +34,7 @@ export function createServiceMetrics(): ServiceMetrics {
   let sources: MetricSources | null = null;
   client.collectDefaultMetrics({ register: registry });
   // Requests answered per label set, counted here and handed to prom-client when scraped: a labelled
-  // inc() hashes its labels into a string on every call, a cost every fast answer paid twice (issue 15).
+  // inc() hashes its labels into a string on every call, a cost every fast answer paid twice.
   const counted: { labels: Record<Label, string>; count: number; reported: number }[] = [];
   new client.Counter({
     name: 'http_requests_total',
@@ -57,7 +57,7 @@ export function createServiceMetrics(): ServiceMetrics {
   });
   // One histogram child per label set, found by route, method and status without building a key:
   // prom-client hashes a label object on every call, which showed in the profile of the fast paths
-  // (issue 15). Routes are patterns, so the sets are few.
+  // (a CPU profile). Routes are patterns, so the sets are few.
   const byLabels = new Map<string, Map<string, Map<number, { count: (typeof counted)[number]; time: client.Histogram.Internal<Label> }>>>();
   const builds = new client.Histogram({
     name: 'snapshot_build_duration_seconds',

@@ -4,7 +4,7 @@ import { SITEMAP_MAX_URLS, sitemapParts, sitemapUrls, type SitemapUrl } from './
 
 /**
  * sitemap.xml and its parts (contract §7), written with the XML builder: a module of their own, loaded
- * with the first sitemap request, so a start does not load the builder for them (issue 15, start-up).
+ * with the first sitemap request, so a start does not load the builder for them.
  */
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';

@@ -32,7 +32,7 @@ function wordInAll(sets: readonly Bitset[], w: number, lo: number, hi: number): 
 }
 
 // Bits set in each 16-bit value: two lookups count a word in about half the time of the arithmetic
-// popcount, which matters as a search counts its hits over the whole date range (issue 15).
+// popcount, which matters as a search counts its hits over the whole date range.
 const BITS16 = new Uint8Array(1 << 16);
 for (let i = 1; i < BITS16.length; i++) BITS16[i] = (i & 1) + BITS16[i >>> 1]!;
 

@@ -5,7 +5,7 @@ import type { SlowRenderer } from './renderers/document-renderer.js';
 import type { LandedDocument, SeededDocument } from './snapshot.js';
 
 /**
- * The slow documents of the last process, kept in the store (issue 15): a fresh process serves them at
+ * The slow documents of the last process, kept in the store: a fresh process serves them at
  * once instead of answering 503 until its own renderings land, and a renderer whose inputs hash to the
  * stored document skips its work. Every landed rendering with a new input hash is written back.
  */

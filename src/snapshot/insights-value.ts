@@ -8,7 +8,7 @@ const INSIGHTS_VALUE = memoValue<InsightsDocument | undefined>('insights value',
 
 /**
  * A snapshot's insights document as a value (for the pages and MCP's get_insights), parsed once from its
- * bytes when a reader first asks (issue 15): at 100k reviews the document is 8 MB, and parsing every
+ * bytes when a reader first asks: at 100k reviews the document is 8 MB, and parsing every
  * rendering (or the stored one at each start) for a reader that may never come cost about 300 ms of
  * CPU and tens of MB of heap. Undefined while the snapshot has none. Kept in the snapshot's memo.
  */

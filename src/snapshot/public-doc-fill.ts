@@ -2,7 +2,7 @@ import type { PublicDoc, ReviewStore } from '../domain/ports.js';
 
 /**
  * Stores the public JSON a snapshot build had to compute (rows from before migration 0006, or a catalog
- * change), so the next start reads it instead (issue 15, start-up). In the background, one batch at a
+ * change), so the next start reads it instead (a faster start-up). In the background, one batch at a
  * time, after the build that computed it: a cache fill never delays a snapshot, and a failure (a busy
  * SQLite file past its wait, a lost connection) is reported and dropped: those rows are computed again at
  * the next start.

@@ -16,7 +16,7 @@ import type { Snapshot } from './snapshot.js';
  */
 
 /**
- * A query answer of this snapshot, dated by the snapshot's publication time (issue 11, M1): an answer
+ * A query answer of this snapshot, dated by the snapshot's publication time (docs/decisions.md, Operations): an answer
  * can change because a review left it, which no remaining record's updated_at shows.
  */
 export function answerRepresentation(snapshot: Snapshot, json: string | Buffer): Representation {
@@ -62,7 +62,7 @@ export function searchReviews(snapshot: Snapshot, query: SearchQuery): { json: s
 /**
  * Each review's digest (SHA-256 of its JSON, base64url, 22 characters) for the answers' ETags, made on
  * first use and kept as ASCII bytes in one table (a string each cost more memory, and joining them per
- * answer was most of a first-time search's garbage, issue 15), with the buffer a tag's input is
+ * answer was most of a first-time search's garbage), with the buffer a tag's input is
  * assembled in (hashed at once, never kept). One per snapshot data, in its memo: a copy of the snapshot
  * with another document shares it.
  */
@@ -108,7 +108,7 @@ function searchTag(snapshot: Snapshot, positions: readonly number[], envelope: s
 }
 
 /**
- * `GET /api/reviews/search` (issue 15): searchReviews's answer with a strong ETag derived from its
+ * `GET /api/reviews/search`: searchReviews's answer with a strong ETag derived from its
  * content without hashing its bytes. They are `{"reviews":[` + the reviews' JSON + the envelope, so the
  * same reviews (by digest) and the same envelope are the same bytes: the tag hashes the digests and the
  * envelope (a few hundred bytes instead of tens of kilobytes). It is equal on every replica and after
@@ -144,7 +144,7 @@ export function searchAnswer(snapshot: Snapshot, query: SearchQuery): SearchAnsw
  */
 export function answerValidators(snapshot: Snapshot, etag: string): Pick<Representation, 'etag' | 'lastModified' | 'weakDate'> {
   const lastModified = Math.floor(snapshot.publishedAt / 1000) * 1000;
-  // Two literals, not a spread: this runs for every first-time search (issue 15).
+  // Two literals, not a spread: this runs for every first-time search.
   return snapshot.publishedWeak ? { etag, lastModified, weakDate: true } : { etag, lastModified };
 }
 

@@ -65,7 +65,7 @@ export function createRepresentation(body: Buffer | string, contentType: string,
 
 /**
  * A representation whose strong ETag the caller derived from what determines the bytes, without
- * hashing them (issue 15: a search answer's tag comes from its reviews' digests and its envelope). The
+ * hashing them (e.g. a search answer's tag comes from its reviews' digests and its envelope). The
  * caller must give different tags to different bytes. Its contentHash is computed only if asked for.
  */
 export function createRepresentationWithEtag(

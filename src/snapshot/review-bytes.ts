@@ -1,7 +1,7 @@
 import type { TimeSlicer } from './time-slice.js';
 
 /**
- * Every published review's JSON, UTF-8, held once (issue 15, memory): inside the `/reviews.json`
+ * Every published review's JSON, UTF-8, held once (to save memory): inside the `/reviews.json`
  * document, between its head and tail, with each review's offsets. Answers are assembled by copying
  * slices of it (no string joined and encoded per request), and a rebuild copies the unchanged reviews'
  * bytes from the previous document instead of keeping a string of each.
@@ -43,7 +43,7 @@ function reviewBytes(document: Buffer, starts: Uint32Array, ends: Uint32Array): 
       for (let i = 0; i < positions.length; i++) {
         if (i > 0) out[at++] = 0x2c; // ','
         const p = positions[i]!;
-        // Uint8Array#set from a plain view: half the time of Buffer#copy for a slice (issue 15).
+        // Uint8Array#set from a plain view: half the time of Buffer#copy for a slice.
         const length = ends[p]! - starts[p]!;
         out.set(new Uint8Array(document.buffer, document.byteOffset + starts[p]!, length), at);
         at += length;
@@ -65,7 +65,7 @@ function reviewBytes(document: Buffer, starts: Uint32Array, ends: Uint32Array): 
  */
 /**
  * `head + sources.join(',') + tail` as one buffer sized up front, with each source's offsets, yielding
- * to the event loop between slices when a slicer is given (issue 11, M2). Encoding the joined string
+ * to the event loop between slices when a slicer is given, so requests are not stalled. Encoding the joined string
  * instead cost ten times as much at 50k reviews (a flattened rope, widened to two-byte as soon as one
  * review has a non-ASCII character), all of it in one piece.
  */

@@ -45,7 +45,7 @@ export function createSearchIndex(business: Business, reviews: readonly Review[]
   return runSync(searchIndexSteps(business, reviews));
 }
 
-/** `createSearchIndex` as steps between which the caller may yield to the event loop (issue 11, M2). */
+/** `createSearchIndex` as steps between which the caller may yield to the event loop, so requests are not stalled. */
 export function* searchIndexSteps(business: Business, reviews: readonly Review[]): Generator<void, SearchIndex> {
   const filterSets = yield* filterSetSteps(business, reviews);
   yield;
@@ -60,7 +60,7 @@ export function* searchIndexSteps(business: Business, reviews: readonly Review[]
       const sets = filterSets.setsFor(params);
       if (sort === 'newest') {
         // The positions' own order: count the hits and list only the page's (and one more, to know
-        // whether a next page exists), however many thousands match (issue 15).
+        // whether a next page exists), however many thousands match.
         const from = params.after ? Math.max(lo, paging.firstPositionAfter(params.after)) : lo;
         const listed = positionsInAll(sets, from, hi, limit + 1);
         const positions = listed.length > limit ? listed.slice(0, limit) : listed;

@@ -25,7 +25,7 @@ import { createTimeSlicer, type TimeSlicer } from './time-slice.js';
 /**
  * One published review as the last build saw it: its public form, the hash it came from, and its JSON:
  * a string when this process computed it, bytes in the page it was read with when read, and once a
- * build has written it into a document, only its position there (issue 15: the bytes are held once, in
+ * build has written it into a document, only its position there (to save memory: the bytes are held once, in
  * the `/reviews.json` document, and a rebuild copies them from it).
  */
 interface Entry {
@@ -51,7 +51,7 @@ export interface SnapshotBuilderOptions {
   sliceMs?: number;
   /** Stamps read per query, and records per query for changed reviews. */
   pageSize?: number;
-  /** Slow documents an earlier process rendered, for the first snapshot (the document cache, issue 15). */
+  /** Slow documents an earlier process rendered, for the first snapshot (the document cache). */
   seeded?: ReadonlyMap<string, SeededDocument>;
   /** When a process's first snapshot may build its indexes in the background (snapshot.ts). */
   indexesAfter?: Promise<unknown>;
@@ -64,7 +64,7 @@ export interface SnapshotBuilderOptions {
 export interface SnapshotBuilder {
   /**
    * Reads what changed since the last build and assembles the next snapshot, yielding between slices.
-   * `onDocuments` is told its documents once rendered, before the indexes (issue 15, fan-out).
+   * `onDocuments` is told its documents once rendered, before the indexes, so the WebSub fan-out starts early.
    */
   build(previous: Snapshot | null, onDocuments?: (rendered: RenderedDocuments) => void): Promise<SnapshotBuild>;
   /** Settles when the public JSON computed so far is stored (or failed): it is stored in the background. */
@@ -85,7 +85,7 @@ function catalogOf(business: Business): Catalog {
 }
 
 /**
- * Moves a page of entries' JSON from strings into one buffer (issue 15, start-up): a first start reads
+ * Moves a page of entries' JSON from strings into one buffer (start-up time): a first start reads
  * every review, and 100,000 JSON strings (70 MB) held until the document is written survived the young
  * generation's collections and were copied by each of them; a page's strings now die with the page, and
  * the document copies the bytes.
@@ -125,7 +125,7 @@ function merge(kept: Entry[], added: Entry[]): Entry[] {
 }
 
 /**
- * Builds each snapshot from the previous one's work (issue 11, M2; issue 15 start-up): a rebuild reads
+ * Builds each snapshot from the previous one's work (no request stalls, a faster start-up): a rebuild reads
  * every published review's id and content hash, fetches only the reviews that changed, and reuses the
  * rest (their public form, JSON and position in the newest-first order). A fetched review comes with its
  * stored public JSON when that was resolved against the current catalog (the import stores it), else it
@@ -165,7 +165,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   }
 
   /**
-   * Takes a page of published rows into `read`: the public JSON stored for this catalog as is (issue 15:
+   * Takes a page of published rows into `read`: the public JSON stored for this catalog as is (start-up time:
    * a start parses, it neither resolves nor serializes), the others resolved and serialized here and
    * stored for next time. The hash is the row's, so the entry names what it holds.
    */
@@ -216,7 +216,7 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
   /**
    * Reads every published review, in pages in id order: with nothing to reuse (a process's first build,
    * or a catalog change) every stamp would be stale, and one pass over the rows costs about half of the
-   * stamps and then each id (issue 15, start-up: 100,000 reviews, about 620 → 270 ms of SQLite's CPU).
+   * stamps and then each id (at start-up, 100,000 reviews: about 620 → 270 ms of SQLite's CPU).
    */
   async function readAll(catalog: Catalog, read: Map<string, Entry>, slicer: TimeSlicer): Promise<void> {
     let after: string | null = null;

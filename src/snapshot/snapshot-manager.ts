@@ -32,7 +32,7 @@ export interface SnapshotManager extends SnapshotSource {
   onChange(listener: (next: Snapshot, previous: Snapshot) => void): void;
   /**
    * Called with each build's documents as soon as they are rendered, before its indexes are built and
-   * before it is published (issue 15, fan-out: the WebSub hub delivers the new topic bytes meanwhile).
+   * before it is published (the WebSub fan-out: the hub delivers the new topic bytes meanwhile).
    * The same representations the snapshot will hold; if the build fails after this, no snapshot holds
    * them and the next refresh builds the same data again.
    */

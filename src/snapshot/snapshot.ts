@@ -34,7 +34,7 @@ export interface Snapshot {
   missing: ReadonlySet<string>;
   /**
    * When this snapshot's data was published (ms, whole seconds): the Last-Modified of every answer
-   * computed from it. Never earlier than the previous snapshot's, never in the future (issue 11, M1).
+   * computed from it. Never earlier than the previous snapshot's, never in the future (docs/decisions.md, Operations).
    */
   publishedAt: number;
   /** The previous snapshot was published in the same second: dates alone cannot tell them apart. */
@@ -50,7 +50,7 @@ export interface Snapshot {
  * The publication time of a new snapshot: when its change was committed (the store's changed_at, the
  * same on every replica), clamped to now and to the previous snapshot's time. Record fields such as
  * updated_at never decide it: hiding a review must not move Last-Modified back, and an imported
- * `updated_at` in 2099 must not pin it there (issue 11, M1).
+ * `updated_at` in 2099 must not pin it there.
  */
 export function publicationTime(
   state: Pick<DatasetState, 'changedAt'>,
@@ -98,12 +98,12 @@ export interface LandedDocument {
   name: string;
   version: number;
   document: RenderedDocument;
-  /** The renderer's hash of its inputs, when it gives one: what the document cache stores it under (issue 15). */
+  /** The renderer's hash of its inputs, when it gives one: what the document cache stores it under. */
   inputHash?: string;
 }
 
 /**
- * A slow document an earlier process rendered (the document cache, issue 15), carried into a process's
+ * A slow document an earlier process rendered (the document cache), carried into a process's
  * first snapshot like a previous snapshot's: served at once, replaced when this process's rendering lands.
  */
 export interface SeededDocument {
@@ -114,8 +114,8 @@ export interface SeededDocument {
 export const SEEDED_VERSION = -1;
 
 /**
- * A build's documents as soon as its fast ones are rendered, before its indexes are built (issue 15,
- * fan-out): the same representations its snapshot will hold, so the same bytes and ETags. Announced,
+ * A build's documents as soon as its fast ones are rendered, before its indexes are built (for the
+ * WebSub fan-out): the same representations its snapshot will hold, so the same bytes and ETags. Announced,
  * not published: readers keep the previous snapshot until the whole new one is swapped in.
  */
 export interface RenderedDocuments {
@@ -222,22 +222,22 @@ function* lookupSteps(view: PublishedView): Generator<void, { positions: Readonl
 
 /** How a snapshot is assembled: all optional. */
 export interface AssembleOptions {
-  /** Where the work yields to the event loop (issue 11, M2); UNSLICED when absent. */
+  /** Where the work yields to the event loop, so requests are not stalled; UNSLICED when absent. */
   slicer?: TimeSlicer;
   /** The clock the publication time is clamped to. */
   now?: number;
-  /** Slow documents an earlier process rendered, for a first snapshot (the document cache, issue 15). */
+  /** Slow documents an earlier process rendered, for a first snapshot (the document cache). */
   seeded?: ReadonlyMap<string, SeededDocument>;
   /** The byte budgets of the snapshot's memo (configuration); the defaults when absent. */
   budgets?: Readonly<MemoBudgets>;
   /**
-   * Told the rendered documents before the indexes are built (issue 15, fan-out): the WebSub hub starts
+   * Told the rendered documents before the indexes are built: the WebSub hub starts
    * delivering the new topic bytes while the rest of the build runs. Called at most once, synchronously.
    */
   onDocuments?(rendered: RenderedDocuments): void;
   /**
    * A first snapshot (no `previous`, sliced) builds its indexes in the background once this settles:
-   * the server's start-up work (its routes, its listening socket) comes first (issue 15, start-up).
+   * the server's start-up work (its routes, its listening socket) comes first.
    */
   indexesAfter?: Promise<unknown>;
 }
@@ -311,8 +311,8 @@ async function buildIndexes(
 
 /**
  * Renders the documents and indexes of a view into a snapshot. With a real `slicer` it yields to the
- * event loop between slices of work (issue 11, M2): the caller's previous snapshot serves meanwhile.
- * Without a previous snapshot, the `seeded` slow documents (the document cache, issue 15) are carried.
+ * event loop between slices of work: the caller's previous snapshot serves meanwhile.
+ * Without a previous snapshot, the `seeded` slow documents (the document cache) are carried.
  */
 export async function assembleSnapshot(
   parts: SnapshotParts,
@@ -336,7 +336,7 @@ export async function assembleSnapshot(
   // publishes nothing: answers keep their dates, so Last-Modified says nothing about unpublished records.
   const unchanged = previous !== null && sameData(previous, reviewBytes, documents);
   // Every document is final here (the slow ones carried or missing): the topic bytes exist, the
-  // seconds of index work at 100k reviews come after (issue 15, fan-out).
+  // seconds of index work at 100k reviews come after, so the WebSub fan-out need not wait for them.
   options.onDocuments?.({ version, documents });
   const { positions, index } = await buildIndexes(view, previous, slicer, options.indexesAfter);
   const snapshot: Snapshot = {

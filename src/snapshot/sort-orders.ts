@@ -37,7 +37,7 @@ function oldestFirst(reviews: readonly Review[]): Int32Array {
  * Each sort other than `newest` as a permutation of the positions and its inverse (the rank of each
  * position), built once per snapshot in linear time from the `newest` order the positions already have
  * (contract §4: `highest`/`lowest` break ties by `newest`): no comparison sort of the whole array, which
- * at 50k reviews stopped requests for about 100 ms per snapshot (issue 11, M2).
+ * at 50k reviews stopped requests for about 100 ms per snapshot.
  */
 export function createSortOrders(reviews: readonly Review[]): SortOrders {
   const n = reviews.length;

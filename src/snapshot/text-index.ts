@@ -5,7 +5,7 @@
  * words that contain it. A query with separators is looked up by its longest piece and each candidate
  * checked with `includes`, which keeps the answer exact.
  *
- * Built by `warm` in time slices before a rebuilt snapshot is published (issue 11, M2: built by the
+ * Built by `warm` in time slices before a rebuilt snapshot is published (built by the
  * first query instead, it stopped every request for half a second at 50k reviews), or on the first
  * query when nothing warmed it; each query's answer is kept in a small cache, as the same searches come
  * again and again.
@@ -31,7 +31,7 @@ export interface TextIndex {
 
 /**
  * Over `textOf(pos)` and `titleOf(pos)` for positions [0, n), lower-cased here; a match must not span
- * the two. The index holds no copy of the texts (issue 15, memory: at 100k reviews a lower-cased copy
+ * the two. The index holds no copy of the texts (to save memory: at 100k reviews a lower-cased copy
  * was about 60 MB): the few checks that need the text lower-case it again, and each posting list is
  * kept as an Int32Array once built (half the size of an array of numbers).
  */

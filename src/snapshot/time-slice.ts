@@ -1,5 +1,5 @@
 /**
- * Cooperative time slicing for work done on the event loop between requests (issue 11, M2): a snapshot
+ * Cooperative time slicing for work done on the event loop between requests: a snapshot
  * build at 50k reviews is seconds of work, and run in one piece it stopped every request for that long.
  * The build checks `due()` in its loops and awaits `pause()` when its slice is used up, so requests are
  * answered between slices while the previous snapshot keeps serving.
@@ -60,7 +60,7 @@ export interface Deferred<T> {
 
 /**
  * Runs `steps` in slices like `runSliced`, from when `after` settles, except that `get()` completes them
- * at once (issue 15, start-up: the first snapshot is published before its search index is built, which
+ * at once (start-up time: the first snapshot is published before its search index is built, which
  * begins once the server listens, and a search that arrives before it is done builds the rest on its
  * own request).
  */

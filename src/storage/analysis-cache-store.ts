@@ -8,7 +8,7 @@ const BATCH = 200;
 /**
  * Lets requests run between statements. better-sqlite3 runs each statement synchronously and an awaited
  * statement resumes as a microtask, so 100k analyses (about 80 MB, 500 statements) read or written back
- * to back would hold the event loop for seconds (issue 11, M2).
+ * to back would hold the event loop for seconds.
  */
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

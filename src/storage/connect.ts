@@ -18,7 +18,7 @@ export function parseDatabaseUrl(url: string): { dialect: 'sqlite'; file: string
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
-  // Loaded only in PostgreSQL mode: a SQLite server never needs the driver (issue 14, start-up).
+  // Loaded only in PostgreSQL mode: a SQLite server never needs the driver (start-up time).
   const { default: pg } = await import('pg');
   // connectionTimeoutMillis: during a PostgreSQL outage a query fails within seconds (the snapshot keeps
   // serving the last good data) instead of queueing forever; keepAlive notices a silently dead peer.

@@ -38,7 +38,7 @@ function businessOf(row: { doc: string } | undefined): Business | null {
 /**
  * What the import's published rows are resolved against: the business stored once this import's own
  * business step is done (its business, or the one kept, or none after the demo stepped aside), read back
- * as `header()` reads it, so its key is the one the snapshot build computes (issue 15).
+ * as `header()` reads it, so its key is the one the snapshot build computes (so a start reads the stored public JSON).
  */
 async function catalogInEffect(trx: Transaction<Database>) {
   const row = await trx.selectFrom('business').select('doc').where('singleton', '=', 1).executeTakeFirst();

@@ -23,7 +23,7 @@ export interface ReviewsTable {
   content_hash: string;
   updated_at: string;
   /**
-   * The review's public JSON (migration 0006, issue 15): null for an unpublished row or one written
+   * The review's public JSON (migration 0006): null for an unpublished row or one written
    * before the migration. Valid only while `public_key` is the current catalog's key.
    */
   public_doc: string | null;
@@ -98,7 +98,7 @@ export interface WebSubDeliveriesTable {
   created_at: string;
 }
 
-/** Rendered documents kept across restarts (migration 0005, issue 15): a cache, safe to empty. */
+/** Rendered documents kept across restarts (migration 0005): a cache, safe to empty. */
 export interface DocumentsTable {
   name: string;
   /** SHA-256 (hex) of everything the body was computed from. */
@@ -111,7 +111,7 @@ export interface DocumentsTable {
   rendered_at: string;
 }
 
-/** Per-review insights analyses kept across restarts (migration 0007, issue 15): a cache, safe to empty. */
+/** Per-review insights analyses kept across restarts (migration 0007): a cache, safe to empty. */
 export interface ReviewAnalysesTable {
   /** analysisKey(): the review's text under the engine's fingerprint and taxonomy. */
   key: string;
@@ -120,7 +120,7 @@ export interface ReviewAnalysesTable {
   body: string;
 }
 
-/** Claims on renderings of a slow document for an input hash (migration 0009, issue 15): coordination only. */
+/** Claims on renderings of a slow document for an input hash (migration 0009): coordination only. */
 export interface RenderClaimsTable {
   name: string;
   input_hash: string;

@@ -8,7 +8,7 @@ export const STATEMENTS_KEPT = 256;
  * The database as Kysely's SQLite driver uses it, with each SQL text prepared once: the driver calls
  * `prepare` for every query, and better-sqlite3 compiles a statement anew on each call (no cache of its
  * own; Kysely has none either), which cost more than running it: an MCP session's lookup by id, done
- * on every session request, took 77 µs prepared each time and 28 µs prepared once (issue 15, on the
+ * on every session request, took 77 µs prepared each time and 28 µs prepared once (on the
  * loaded bench machine). A statement is safe to reuse: better-sqlite3 resets it after each run, and the
  * driver runs one query at a time on its single connection. Texts vary little (Kysely compiles the
  * same query to the same SQL); those that do (an `in` list per length) are bounded by STATEMENTS_KEPT.

@@ -27,7 +27,7 @@ for (const [net, prefix] of [
 }
 for (const [net, prefix] of [
   // ::/96 holds ::, ::1 and the deprecated IPv4-compatible addresses (::7f00:1 is 127.0.0.1, RFC 4291
-  // §2.5.5.1); ::ffff:0:0:0/96 the IPv4-translated ones (::ffff:0:7f00:1, RFC 2765). Issue 11.
+  // §2.5.5.1); ::ffff:0:0:0/96 the IPv4-translated ones (::ffff:0:7f00:1, RFC 2765).
   ['::', 96],
   ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],

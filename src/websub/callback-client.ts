@@ -85,7 +85,7 @@ function describe(error: unknown): string {
  */
 export function createCallbackClient(options: CallbackClientOptions): CallbackClient {
   // undici is loaded with the first callback, not at start-up: it is a tenth of the server's start-up
-  // CPU, and most servers make no callback for a while, or ever (issue 14).
+  // CPU, and most servers make no callback for a while, or ever.
   let client: Promise<{ undici: Undici; agent: Agent }> | null = null;
   const ready = () =>
     (client ??= (options.load ?? (() => import('undici')))().then((undici) => ({

@@ -112,7 +112,7 @@ export function hubRoutePlugin(deps: HubRouteDeps) {
             intent = await deps.accept(parsed.request);
           } catch (err) {
             // The store could not record it (disk full, database down): a temporary condition, not a
-            // bug in the request, so 503 with Retry-After rather than 500 (issue 11, Low).
+            // bug in the request, so 503 with Retry-After rather than 500.
             request.log.warn({ err }, 'websub: could not store a hub request');
             reply.header('Retry-After', '30');
             return plain(reply, 503, 'The hub cannot store subscription requests right now; retry later.');

@@ -16,8 +16,8 @@ export function claimLeaseMs(timeoutMs: number): number {
 
 /**
  * How long the deliveries a replica enqueued (it recorded the new topic bytes first) are left to it
- * before the other replicas claim them too (issue 15, fan-out: "replicas that do not deliver do not slow
- * those that do"). One replica sends a 1,000-subscriber change in well under a second; splitting it
+ * before the other replicas claim them too (replicas that do not deliver must not slow those that
+ * do). One replica sends a 1,000-subscriber change in well under a second; splitting it
  * three ways made every replica pay its own claims, group commits and TLS writes on the same cores and
  * took 70% longer. Work still due after this long means the enqueuer is behind or gone, and then
  * everyone helps. It also delays taking over a dead replica's lapsed claims by as much.
@@ -165,7 +165,7 @@ export function createHubWorker(o: HubWorkerOptions): HubWorker {
     if (!content) return o.store.releaseDelivery(d, o.workerId, o.clock.now() + pollMs);
     if (stored && stored.contentHash !== content.hash && stored.sourceVersion > content.version) {
       // Another replica recorded newer content than this process has: give it back due at once, for a
-      // replica that has it (issue 15: a replica still building must not delay the fan-out of those that
+      // replica that has it (a replica still building must not delay the fan-out of those that
       // are done), and claim no more deliveries until this one's snapshot with that content is published.
       state.behind = Math.max(state.behind, stored.sourceVersion);
       return o.store.releaseDelivery(d, o.workerId, dueForAnyone());

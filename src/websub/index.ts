@@ -35,7 +35,7 @@ export interface WebSubHubDeps {
   snapshots: {
     current(): Snapshot;
     onChange(listener: (next: Snapshot, previous: Snapshot) => void): void;
-    /** A build's documents before its indexes and publication (issue 15, fan-out): SnapshotManager's. */
+    /** A build's documents before its indexes and publication (so the fan-out starts early): SnapshotManager's. */
     onDocuments(listener: (rendered: RenderedDocuments) => void): void;
   };
   urls: ServiceUrls;
@@ -124,7 +124,7 @@ export function createWebSubHub(deps: WebSubHubDeps): WebSubHub {
   }
 
   // The fan-out's work starts as soon as a build's topic bytes exist, not after its seconds of index work
-  // (issue 15, fan-out): their hashes are recorded and the deliveries enqueued. They are sent once the
+  // at 100k reviews: their hashes are recorded and the deliveries enqueued. They are sent once the
   // snapshot that holds those bytes is published, which wakes the worker again: a notification never
   // describes content the topic URL does not serve yet.
   deps.snapshots.onDocuments((rendered) => {

@@ -17,7 +17,7 @@ export interface TopicContentSource {
   servedVersion(): number;
   /**
    * Takes a build's documents as soon as they are rendered, before its indexes are built and its
-   * snapshot published (issue 15, fan-out), so the fan-out's work starts then: `sync` records their
+   * snapshot published, so the fan-out's work starts then: `sync` records their
    * topic hashes, which enqueues the deliveries. They are sent once the snapshot that holds those bytes
    * is published (`servedVersion` reaches them), so a subscriber that fetches the topic right after a
    * notification gets what it was told about. Ignored when not newer than the current snapshot.

@@ -7,7 +7,7 @@ import { ensureBuilt, PACKAGE_ROOT as ROOT } from '../support/build.js';
 import { cliEnv, startServer, stopAll, type ServerProcess } from '../e2e/processes.js';
 
 /**
- * Every `sh` block of README.md and docs/*.md runs as written against a started server (issue 14).
+ * Every `sh` block of README.md and docs/*.md runs as written against a started server.
  * A block is one bash script; the only rewrite is the port (`127.0.0.1:8080` → the test server's).
  * Markers, an HTML comment on the line before the fence:
  *   <!-- doc-test: skip REASON -->   not run (installs, other servers, long benchmarks); keep these few

@@ -50,7 +50,7 @@ describe('parseSearchArguments (MCP)', () => {
   });
 });
 
-describe('isValidSearchParams (the schema-free path, issue 15)', () => {
+describe('isValidSearchParams (the schema-free path)', () => {
   it('accepts exactly what SearchParamsSchema accepts, with the same value', () => {
     // Mostly valid values, so that every key of an accepted object is exercised too.
     const mostly = <T>(valid: fc.Arbitrary<T>, edge: fc.Arbitrary<unknown>) =>

@@ -24,7 +24,7 @@ function childrenRunning(parent: number, script: string): number[] {
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
 /**
- * Issue 15, memory row: the insights engine runs in a child process, so its memory (most of a first
+ * Resident memory: the insights engine runs in a child process, so its memory (most of a first
  * start's) is given back when it exits, which a worker thread's was not; and it never outlives the
  * server, even one killed without a chance to end it.
  */

@@ -9,7 +9,7 @@ import { buildSnapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 
 /**
- * Issue 11, H2, over real sockets: a client that trickles a request body is cut off by the request
+ * Over real sockets: a client that trickles a request body is cut off by the request
  * timeout, one address cannot hold more than its share of connections, and other clients are served
  * all the while. Other clients connect from 127.0.0.2 (any 127/8 address reaches the loopback).
  */
@@ -60,7 +60,7 @@ function get(port: number, path: string, localAddress = '127.0.0.2'): Promise<nu
   });
 }
 
-describe('slow request bodies and connection floods (issue 11, H2)', () => {
+describe('slow request bodies and connection floods', () => {
   it('a trickled body is cut off by the request timeout while other clients are served', async () => {
     const port = await serve({ requestTimeoutMs: 1500, headersTimeoutMs: 1000, maxConnectionsPerAddress: 8 });
     const slow = await Promise.all(Array.from({ length: 4 }, () => connect(port)));
@@ -105,7 +105,7 @@ describe('slow request bodies and connection floods (issue 11, H2)', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   });
 
-  it('a missing Host and an unknown Expect get problem bodies with CORS (issue 11, Low)', async () => {
+  it('a missing Host and an unknown Expect get problem bodies with CORS', async () => {
     const port = await serve({});
     const noHost = await connect(port);
     noHost.socket.write('GET /reviews.json HTTP/1.1\r\nConnection: close\r\n\r\n');

@@ -8,8 +8,8 @@ let app: FastifyInstance;
 const published = publishedReviews();
 
 /**
- * The conditional endpoints with their Last-Modified: the time the snapshot was published (issue 11,
- * M1), which for this fixture (no commit time) is the newest change among the published data.
+ * The conditional endpoints with their Last-Modified: the time the snapshot was published
+ * (docs/decisions.md, Operations), which for this fixture (no commit time) is the newest change among the published data.
  */
 const CONDITIONAL: [string, () => number][] = [
   ['/reviews.json', () => newestUpdatedAt(published)],

@@ -15,7 +15,7 @@ import { openDatabase } from '../../src/storage/connect.js';
 import { createDocumentCacheStore } from '../../src/storage/document-cache-store.js';
 import { describePostgres } from '../support/postgres-suite.js';
 
-// Each server's insights renderer, to read how many renderings its worker computed (issue 15).
+// Each server's insights renderer, to read how many renderings its worker computed.
 const created = vi.hoisted(() => [] as Renderers[]);
 vi.mock('../../src/snapshot/renderers/index.js', async (importOriginal) => {
   const m = await importOriginal<typeof RenderersModule>();
@@ -126,7 +126,7 @@ function describeRestart(name: string, fresh: () => Promise<string>): void {
   }, 180_000);
 }
 
-describe('insights across restarts (issue 15)', () => {
+describe('insights across restarts', () => {
   const dirs: string[] = [];
   afterAll(() => Promise.all(dirs.map((d) => fs.rm(d, { recursive: true, force: true }))));
   describeRestart('SQLite', async () => {
@@ -136,6 +136,6 @@ describe('insights across restarts (issue 15)', () => {
   });
 });
 
-await describePostgres('insights across restarts (issue 15), PostgreSQL', ({ freshDatabase }) => {
+await describePostgres('insights across restarts, PostgreSQL', ({ freshDatabase }) => {
   describeRestart('PostgreSQL', async () => (await freshDatabase()).url);
 });

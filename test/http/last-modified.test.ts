@@ -10,7 +10,7 @@ import { BASE_URL, header, request } from './app-harness.js';
 import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
- * Issue 11, M1: Last-Modified comes from the time a change was published, never from record fields. It
+ * Last-Modified comes from the time a change was published, never from record fields. It
  * never goes back for a resource whose content changed, is never in the future, and If-Modified-Since
  * answers 304 only when the content is the same.
  */
@@ -55,7 +55,7 @@ async function validators(): Promise<Map<string, { lm: string; etag: string }>> 
   return out;
 }
 
-describe('Last-Modified follows publication (issue 11, M1)', () => {
+describe('Last-Modified follows publication', () => {
   it('hiding the newest review moves Last-Modified forward, and the old date no longer gives 304', async () => {
     const before = await validators();
     const state = fixtureState();

@@ -9,7 +9,7 @@ import { buildSnapshot, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { BASE_URL, createTestApp, header, json, request } from './app-harness.js';
 
-/** Contract §8 (health, readiness, metrics) and the non-MCP findings of issue 11, in process. */
+/** Contract §8 (health, readiness, metrics) and the non-MCP findings of the red-team run, in process. */
 const urls = createServiceUrls(BASE_URL);
 let app: FastifyInstance;
 let snapshot: Snapshot;
@@ -126,7 +126,7 @@ describe('/metrics (contract §8)', () => {
   });
 });
 
-describe('methods and protocol edges (issue 11, Low)', () => {
+describe('methods and protocol edges', () => {
   it.each(['TRACE', 'PROPFIND', 'MKCOL'])('%s on a resource is 405 with Allow', async (method) => {
     const a = await app.inject({ method: method as 'GET', url: '/reviews.json' });
     expect(a.statusCode).toBe(405);
@@ -135,7 +135,7 @@ describe('methods and protocol edges (issue 11, Low)', () => {
   });
 });
 
-describe('search parameters (issue 11, Low)', () => {
+describe('search parameters', () => {
   it('rating[]=1 is a 400 that says how to give rating', async () => {
     const a = await request(app, '/api/reviews/search?rating[]=1');
     expect(a.status).toBe(400);
@@ -153,7 +153,7 @@ describe('search parameters (issue 11, Low)', () => {
   });
 });
 
-describe('the since cache is bounded in bytes (issue 11, M3)', () => {
+describe('the since cache is bounded in bytes', () => {
   it('never holds more than the budget the snapshot was built with, however many dates are asked', async () => {
     // Room for a few kept answers (their heads and headers: their reviews are the snapshot's bytes).
     const budget = 6000;

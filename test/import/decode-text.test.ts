@@ -5,7 +5,7 @@ import { readRecords } from '../../src/import/raw-records.js';
 const bytes = (...parts: (string | number[])[]) =>
   Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
-describe('decodeUtf8 (issue 11)', () => {
+describe('decodeUtf8', () => {
   it('drops a byte order mark and accepts valid UTF-8', () => {
     expect(decodeUtf8(bytes([0xef, 0xbb, 0xbf], '{"a":"Zoë"}'), 'json')).toEqual({ text: '{"a":"Zoë"}', problems: [] });
   });

@@ -11,7 +11,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js'
 import { createReviewStore } from '../../src/storage/review-store.js';
 
 /**
- * Issue 10: mentions are resolved in one place (the snapshot); an import keeps the tags a record lists.
+ * Mentions are resolved in one place (the snapshot); an import keeps the tags a record lists.
  * Tags the text also yields used to be dropped at import, so they vanished when the catalog changed.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rds-tags-'));
@@ -58,7 +58,7 @@ it('keeps a listed tag the text also yields: an export imports back unchanged, a
   // Round trip (contract §3): the export's mentions (derived and listed) import back as unchanged.
   const before = buildView(await store.load(), urls);
   const stored = await store.publishedById(['r1'], catalogKey((await store.header()).business));
-  // The public JSON the import stored (issue 15) is what the view serves.
+  // The public JSON the import stored is what the view serves.
   expect(stored).toEqual([expect.objectContaining({ publicJson: JSON.stringify(before.reviews[0]) })]);
   const exported = datasetDocument(before);
   const again = await importFiles(store, { files: [write('export.json', exported)], replace: true, assumeVerified: false });

@@ -30,7 +30,7 @@ function run(count: number): Promise<{ code: number | null; stdout: string; stde
   });
 }
 
-/** Issue 11 H1: one MCP request could exhaust memory. With a bounded heap, the same requests now get bounded answers. */
+/** One MCP request could exhaust memory (a red-team finding). With a bounded heap, the same requests now get bounded answers. */
 describe('MCP over a large dataset with a bounded heap', () => {
   it('a batch of 100 get_reviews_since, the largest allowed batch, and 32 concurrent resource batches leave the process alive', async () => {
     const { code, stdout, stderr } = await run(10_000);

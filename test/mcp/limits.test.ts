@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpTestApp, INITIALIZE, legacyHeaders, MODERN_VERSION, rpc, type McpTestApp } from './mcp-harness.js';
 
-/** Bounded work per request (issue 11 H1) and the protocol errors the red-team run found (issue 11, Low). */
+/** Bounded work per request and the protocol errors the red-team run found. */
 describe('MCP limits and protocol errors', () => {
   let t: McpTestApp;
   afterEach(async () => t.close());

@@ -7,7 +7,7 @@ const SOURCE = fileURLToPath(new URL('../../src/ops/idle-memory.ts', import.meta
 // The checks are called by the test; the timer never fires within it.
 const NEVER = 2 ** 30;
 
-describe('idle memory (issue 15, resident memory)', () => {
+describe('idle memory (resident memory given back)', () => {
   let idle: IdleMemory | null = null;
   afterEach(async () => {
     await idle?.stop();

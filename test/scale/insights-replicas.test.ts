@@ -13,7 +13,7 @@ import { eventually } from '../support/eventually.js';
 // under the whole suite's load); nothing here asserts a duration.
 
 /**
- * Issue 15, fan-out: three `review-data serve` processes on one PostgreSQL database render each new
+ * Three `review-data serve` processes on one PostgreSQL database render each new
  * insights document once between them. One claims the rendering, the others serve their previous
  * document until they read its rendering from the database; a renderer that stops renewing its claim
  * (here: SIGSTOP) is replaced once the claim lapses. Tests run in order and share the replicas.

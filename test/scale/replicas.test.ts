@@ -13,7 +13,7 @@ import { businessDoc, datasetFile, importRecord } from './dataset.js';
 import { eventually } from '../support/eventually.js';
 
 /**
- * Issue 6 end to end: three `review-data serve` processes on one PostgreSQL database, real HTTPS
+ * Scale-out end to end: three `review-data serve` processes on one PostgreSQL database, real HTTPS
  * subscribers, the CLI writing from outside. Tests run in order and share the replicas.
  */
 

@@ -43,7 +43,7 @@ const landed = (inputHash: string, body: string, lastModified = T + 60_000) => (
   inputHash,
 });
 
-describe('document cache (issue 15)', () => {
+describe('document cache', () => {
   it('seeds the stored document with its validators, never dated in the future', async () => {
     const { store } = memoryStore(stored);
     const cache = await openDocumentCache(store, [renderer], { onError: () => {}, now: () => T + 5000 });

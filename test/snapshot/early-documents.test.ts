@@ -19,7 +19,7 @@ import { fixtureReviews, fixtureState } from '../support/fixture.js';
 import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
- * Issue 15, fan-out: a build announces its documents (the WebSub topic bytes) as soon as they are
+ * For the WebSub fan-out: a build announces its documents (the WebSub topic bytes) as soon as they are
  * rendered, before the seconds of index work at 100k reviews; readers still see only whole snapshots.
  */
 const urls = createServiceUrls('http://127.0.0.1:8080');
@@ -73,7 +73,7 @@ async function announcedOrDone(announced: unknown[], build: { settled: boolean }
   for (let i = 0; i < 10; i++) await turn(); // a build that was not held would finish meanwhile
 }
 
-describe('documents announced before the indexes (issue 15, fan-out)', () => {
+describe('documents announced before the indexes (WebSub fan-out)', () => {
   it('assembleSnapshot announces its documents before its index work, and its snapshot holds those very representations', async () => {
     const first = (await buildSnapshot(stateAt(1), urls, fast)).snapshot;
     const gate = holdingSlicer();

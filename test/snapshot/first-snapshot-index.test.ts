@@ -8,7 +8,7 @@ import { fixtureReviews, fixtureState } from '../support/fixture.js';
 import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
- * Issue 15, start-up: a process's first snapshot is published before its indexes are built; they are
+ * Start-up: a process's first snapshot is published before its indexes are built; they are
  * built in the background, and a lookup that comes first builds them on its own request. Either way
  * it answers as a snapshot whose indexes were built before it was published.
  */
@@ -42,7 +42,7 @@ function answers(snapshot: Snapshot) {
   };
 }
 
-describe("a process's first snapshot, published before its indexes (issue 15, start-up)", () => {
+describe("a process's first snapshot, published before its indexes", () => {
   it('answers searches and id lookups at once, as a one-shot build does', async () => {
     const oneShot = answers(await assemble(UNSLICED));
     expect(oneShot.reviews.filter((r) => r !== null).length).toBeGreaterThan(10);

@@ -27,7 +27,7 @@ vi.mock('../../src/domain/public-review.js', async (importOriginal) => {
 });
 
 /**
- * Issue 11, M2 / issue 15: the incremental, time-sliced build must publish exactly what a build from
+ * The incremental, time-sliced build must publish exactly what a build from
  * scratch publishes, after any sequence of changes, while reading only what changed.
  */
 const urls = createServiceUrls('http://127.0.0.1:8080');
@@ -171,7 +171,7 @@ describe('incremental snapshot build', () => {
     await expectSameAsFromScratch(next, store);
   });
 
-  // Issue 15, start-up: the import stores each review's public JSON; a start reads it as is.
+  // Start-up: the import stores each review's public JSON; a start reads it as is.
   it('starts over the stored public JSON without resolving or serializing a review, and serves those bytes', async () => {
     const initial = reviews(30).map((r, i) => (i % 3 === 0 ? { ...r, text: `Mike cleared the drain. ${r.text}` } : r));
     await store.applyImport({ business: catalog(['Mike']), reviews: initial, replace: false });
@@ -192,7 +192,7 @@ describe('incremental snapshot build', () => {
     expect(resolves.count).toBe(0);
   });
 
-  // Issue 15, start-up: each page's JSON is moved into bytes as it is read; multi-byte characters must
+  // Start-up: each page's JSON is moved into bytes as it is read; multi-byte characters must
   // keep every review's offsets right, in the first build and in a rebuild that copies from it.
   it('reads pages of stored JSON with multi-byte characters into the same bytes as a build from scratch', async () => {
     const texts = ['Très bien, Mike — merci!', 'Drain fixed 👍🏽 quickly', 'Ünïcödé everywhere: 日本語のレビュー'];

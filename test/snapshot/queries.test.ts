@@ -7,7 +7,7 @@ import { searchAnswer, searchRepresentation, searchReviews } from '../../src/sna
 import { withDocument } from '../../src/snapshot/snapshot.js';
 import { createRepresentation } from '../../src/snapshot/rendered-document.js';
 
-describe('search answers (issue 15)', () => {
+describe('search answers', () => {
   it('REST sends the bytes MCP answers, over every page', async () => {
     await fc.assert(
       fc.asyncProperty(searchTextsArb, searchParamsArb, async (t, params) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { joinAnswer, writeReviewBytes } from '../../src/snapshot/review-bytes.js';
 import { createTimeSlicer } from '../../src/snapshot/time-slice.js';
 
-describe('review bytes (issue 15: each review held once)', () => {
+describe('review bytes (each review held once)', () => {
   it('the document is the UTF-8 of head + items joined by commas + tail, and each item its own slice, sliced or not', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.string({ unit: 'binary' }), { maxLength: 600 }), fc.string(), fc.string(), async (items, head, tail) => {

@@ -5,7 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js'
 import { createDocumentCacheStore } from '../../src/storage/document-cache-store.js';
 
 /**
- * Two replicas sharing one store (issue 15, fan-out), each a `renderShared` with its own holder, on a
+ * Two replicas sharing one store, each a `renderShared` with its own holder, on a
  * real database and an injected clock for the claims' expiry (polls run on real timers of a few ms).
  */
 describe('renderShared', () => {

@@ -27,7 +27,7 @@ vi.mock('../../src/feeds/atom.js', async (importOriginal) => {
 const urls = createServiceUrls('http://127.0.0.1:8080');
 
 /**
- * Issue 15, start-up: the Atom feed's last rendering is kept with the hash of everything it is rendered
+ * Start-up: the Atom feed's last rendering is kept with the hash of everything it is rendered
  * from, so a start with unchanged inputs serves those bytes without loading the XML builder, and any
  * change of an input renders it again (a stored derived document is never served stale).
  */

@@ -7,7 +7,7 @@ import { fixtureState } from '../support/fixture.js';
 import { testDocumentRenderers } from '../support/renderers.js';
 
 /**
- * Issue 15, fan-out: a replica waiting for another's insights gives the wait up when a newer rendering
+ * Replicas: a replica waiting for another's insights gives the wait up when a newer rendering
  * begins. That is not a failure: the manager keeps the document it has and logs nothing, while a real
  * rendering failure is still reported.
  */

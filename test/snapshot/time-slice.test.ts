@@ -30,7 +30,7 @@ function counted(steps: number, log: string[]): Generator<void, number> {
   })();
 }
 
-describe('runDeferred (issue 15, start-up)', () => {
+describe('runDeferred (indexes built after start-up)', () => {
   it('does no step before its first pause, then one step per slice', async () => {
     const gate = gatedSlicer();
     const log: string[] = [];

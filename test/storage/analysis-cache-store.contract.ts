@@ -4,7 +4,7 @@ import { createAnalysisCacheStore } from '../../src/storage/analysis-cache-store
 import { createReviewStore } from '../../src/storage/review-store.js';
 import { openTwoConnections, type FreshDatabase } from './review-store.contract.js';
 
-/** The per-review analysis cache's contract (issue 15): what one worker stores, the next one reads back. */
+/** The per-review analysis cache's contract: what one worker stores, the next one reads back. */
 export function describeAnalysisCacheStoreContract(name: string, fresh: () => Promise<FreshDatabase>): void {
   describe(`AnalysisCacheStore contract: ${name}`, () => {
     const cleanups: (() => Promise<void>)[] = [];

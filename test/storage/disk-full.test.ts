@@ -5,13 +5,13 @@ import { fixtureReviews } from '../support/fixture.js';
 import { useTempDatabases } from '../support/temp-databases.js';
 
 /**
- * Issue 11, Low: a full disk during an import reports SQLITE_FULL, not "cannot rollback - no transaction
+ * A full disk during an import reports SQLITE_FULL, not "cannot rollback - no transaction
  * is active" (SQLite rolls back by itself on a full disk; a second ROLLBACK used to hide the cause).
  * max_page_count makes the database "full" without filling a disk.
  */
 const databases = useTempDatabases('review-data-full-');
 
-describe('an import on a full disk (issue 11)', () => {
+describe('an import on a full disk', () => {
   it('fails with the cause and keeps nothing', async () => {
     const handle = await databases.file();
     const store = createReviewStore(handle.db);

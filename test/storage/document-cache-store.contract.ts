@@ -16,7 +16,7 @@ const doc = (patch: Partial<StoredDocument> = {}): StoredDocument => ({
 
 type Store = DocumentCacheStore & RenderClaimStore;
 
-/** The document cache's contract (issue 15): what one process writes, a later one (or a replica) reads. */
+/** The document cache's contract: what one process writes, a later one (or a replica) reads. */
 export function describeDocumentCacheStoreContract(name: string, fresh: () => Promise<FreshDatabase>): void {
   describe(`DocumentCacheStore contract: ${name}`, () => {
     const cleanups: (() => Promise<void>)[] = [];
@@ -71,7 +71,7 @@ export function describeDocumentCacheStoreContract(name: string, fresh: () => Pr
       expect((await b.read('insights.json', 'b'.repeat(64)))?.inputHash).toBe('b'.repeat(64));
     });
 
-    describe('render claims (issue 15, fan-out)', () => {
+    describe('render claims', () => {
       const T = Date.parse('2026-01-01T00:00:00Z');
       const claim = (holder: string, at: number, inputHash = 'a'.repeat(64)) => ({
         name: 'insights.json',

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../src/storage/connect.js';
 import { useTempDatabases } from '../support/temp-databases.js';
 
 /**
- * Issue 15, start-up: the first snapshot reads the SQLite file through a memory map, which is dropped
+ * Start-up: the first snapshot reads the SQLite file through a memory map, which is dropped
  * again afterwards (mapped pages count towards the server's resident size), also when the read fails.
  */
 const databases = useTempDatabases('review-data-read-all-');

@@ -37,7 +37,7 @@ async function published(store: ReviewStore, ids: string[], business: Business |
   return new Map(rows.map((r) => [r.id, 'publicJson' in r ? `json:${r.publicJson}` : `record:${r.stored.id}`]));
 }
 
-/** The public JSON of the stored record `id`, computed as the snapshot did before issue 15. */
+/** The public JSON of the stored record `id`, computed as the snapshot did before public JSON was stored. */
 async function expectedJson(store: ReviewStore, id: string, business: Business | null): Promise<string> {
   const stored = (await store.reviewsById([id]))[0]!;
   const matcher = createMentionMatcher(business ?? EMPTY_BUSINESS);
@@ -280,7 +280,7 @@ export function describeReviewStoreContract(name: string, fresh: () => Promise<F
       expect(afterUpdate.get('r000002')).toBe(before.get('r000002'));
     });
 
-    it('reads every published review in id pages as publishedById gives them (a first build, issue 15)', async () => {
+    it('reads every published review in id pages as publishedById gives them (a first build)', async () => {
       const { store, handle } = await open();
       const input = [...reviews(7), review('x-hidden', { hidden: true }), review('x-unverified', { verified: false })];
       await store.applyImport({ business: business(), reviews: input, replace: false });
@@ -328,7 +328,7 @@ export function describeReviewStoreContract(name: string, fresh: () => Promise<F
       expect([...(await published(store, ['demo-000000'], business({ id: 'demo', name: 'Demo Co' }))).values()][0]).toMatch(/^json:/);
     });
 
-    // Issue 15, start-up: a start reads each review's public JSON instead of resolving and serializing it.
+    // Start-up: a start reads each review's public JSON instead of resolving and serializing it.
     it('stores the public JSON of every published row an import writes, resolved against the business in effect', async () => {
       const { store } = await open();
       const mike = (aliases: string[]) =>

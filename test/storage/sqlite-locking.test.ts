@@ -60,7 +60,7 @@ describe('SQLite across processes', () => {
     expect(await store.version()).toBe(before + 2);
   });
 
-  // Issue 11, M2: SQLite's busy handler sleeps inside the synchronous call, so a server write queued
+  // SQLite's busy handler sleeps inside the synchronous call, so a server write queued
   // behind another process's import used to stop every request for up to 10 s.
   it('a write waiting for the lock leaves the event loop free', async () => {
     const file = path.join(dir, 'db.sqlite');

@@ -12,7 +12,7 @@ const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const LEASE = 60_000;
 
 /**
- * The WebSub store's contract, focused on what several replicas sharing one database rely on (issue 6):
+ * The WebSub store's contract, focused on what several replicas sharing one database rely on:
  * each intent and delivery is claimed by one worker at a time, a lapsed claim is taken over, a topic
  * change enqueues once however many replicas report it, and the failure count is shared.
  */

@@ -53,7 +53,7 @@ export async function ensureBuilt(timeoutMs = 180_000): Promise<void> {
     const cliTime = await mtime(CLI);
     const built = cliTime === 0 ? 0 : Math.max(cliTime, await mtime(path.join(PACKAGE_ROOT, 'dist', '.tsbuildinfo')));
     if (built > (await newestSourceMtime(path.join(PACKAGE_ROOT, 'src')))) return;
-    // The same build as `npm run build`: tsc, then the bundle the CLI runs from (issue 15).
+    // The same build as `npm run build`: tsc, then the bundle the CLI runs from.
     const build = path.join(PACKAGE_ROOT, 'scripts', 'build.mjs');
     const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn(process.execPath, [build], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

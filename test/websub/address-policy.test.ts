@@ -43,7 +43,7 @@ describe('callback address classification (contract §6)', () => {
   });
 });
 
-describe('IPv4 addresses in other IPv6 forms (issue 11, Low)', () => {
+describe('IPv4 addresses in other IPv6 forms', () => {
   it('refuses IPv4-compatible and IPv4-translated forms of loopback and private addresses', () => {
     for (const a of ['::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '::ffff:0:a00:1', '::a00:1']) expect(isPublicAddress(a), a).toBe(false);
   });

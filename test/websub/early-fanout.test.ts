@@ -13,7 +13,7 @@ import { createManualTime } from '../support/manual-time.js';
 import { fixtureReviews, fixtureState } from '../support/fixture.js';
 import { testDocumentRenderers } from '../support/renderers.js';
 
-// Issue 15, fan-out: the hub, wired to a real snapshot manager, records a rebuild's new topic bytes (and
+// The hub, wired to a real snapshot manager, records a rebuild's new topic bytes (and
 // so enqueues the deliveries) while that rebuild's index work is still held, and sends them once the
 // snapshot is published: a GET right after the notification serves exactly those bytes.
 

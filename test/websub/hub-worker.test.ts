@@ -262,7 +262,7 @@ describe('hub worker', () => {
     expect(other.posts('https://a.example/cb').map((p) => p.body)).toEqual(['<feed>v2</feed>']);
   });
 
-  it('records a build’s announced topic bytes at once, and delivers them only once its snapshot is published (issue 15)', async () => {
+  it('records a build’s announced topic bytes at once, and delivers them only once its snapshot is published', async () => {
     const { client, posts } = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const w = worker(client);
     await settle(w);
@@ -297,7 +297,7 @@ describe('hub worker', () => {
     expect(w.content.version()).toBe(4);
   });
 
-  it('a replica without the newest content hands a delivery back at once and claims none until it has it (issue 15)', async () => {
+  it('a replica without the newest content hands a delivery back at once and claims none until it has it', async () => {
     const behind = scriptedClient(() => ({ ok: true, status: 204, body: '' }));
     const slow = worker(behind.client, 'still-building');
     // How many deliveries it claimed: the one it hands back must have been claimed to be handed back.
@@ -353,7 +353,7 @@ describe('hub worker', () => {
     return { first, other, enqueuer, helper };
   }
 
-  it('leaves the deliveries a replica enqueued to it for the help delay, then another replica takes them (issue 15)', async () => {
+  it('leaves the deliveries a replica enqueued to it for the help delay, then another replica takes them', async () => {
     const { first, other, enqueuer, helper } = await twoReplicas();
     await subscribe(enqueuer, 'https://a.example/cb');
     await subscribe(enqueuer, 'https://b.example/cb');

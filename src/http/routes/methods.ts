@@ -5,7 +5,7 @@ const READ_ONLY_ALLOW = 'GET, HEAD, OPTIONS';
 
 /**
  * Methods Fastify does not route by default. Known to the router, they reach the 405 below on an existing
- * resource instead of the not-found handler's 404 (issue 11: TRACE and PROPFIND answered 404).
+ * resource instead of the not-found handler's 404 (TRACE and PROPFIND used to answer 404).
  */
 const EXTRA_METHODS: [string, boolean][] = [
   ['TRACE', false],

@@ -181,7 +181,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps): void {
       textFrame,
     ),
   );
-  // The sitemap's XML writer loads with the first sitemap request (issue 15, start-up).
+  // The sitemap's XML writer loads with the first sitemap request, not at start (start-up time).
   let sitemaps: Promise<typeof Sitemap> | null = null;
   route('/sitemap.xml', async (request, reply) => {
     const { sitemapXml } = await (sitemaps ??= import('../../site/sitemap.js'));

@@ -2,7 +2,7 @@ import type { Polarity } from '../schema.js';
 import type { ReviewAnalysis } from './review-analysis.js';
 
 /**
- * A review's analysis as text, to keep across restarts (issue 15: the insights worker exits when idle
+ * A review's analysis as text, to keep across restarts (the insights worker exits when idle
  * and a new one reads the analyses back instead of redoing them). Plain JSON but for the aspects map,
  * written as entries. Only this engine's own output is read back, under a key that covers the engine's
  * code (insights-input.ts `analysisKey`), so the text is trusted, not validated.

@@ -14,7 +14,7 @@ const COUNT_FORMS: Array<(a: AspectInsight, topic: string) => string> = [
 
 /**
  * Below this many reviews an aspect is never called "consistent": three positive reviews out of three
- * say little about the next customer (issue 9: the report says only what the data supports).
+ * say little about the next customer (the report says only what the data supports).
  */
 export const CONSISTENT_MIN = 10;
 

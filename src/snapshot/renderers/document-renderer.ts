@@ -7,11 +7,11 @@ export interface RenderInput {
   view: PublishedView;
   /** Each published review's JSON, in the view's newest-first order, inside the `/reviews.json` document. */
   reviewBytes: ReviewBytes;
-  /** Where a renderer of large documents yields to the event loop (issue 11, M2); absent: never. */
+  /** Where a renderer of large documents yields to the event loop, so requests are not stalled; absent: never. */
   slicer?: TimeSlicer;
   /**
    * Nothing waits for this rendering: the snapshot serves an earlier document meanwhile (a slow one
-   * carried over). Its CPU may yield to what does wait, such as a WebSub fan-out (issue 15).
+   * carried over). Its CPU may yield to what does wait, such as a WebSub fan-out.
    */
   background?: boolean;
 }
@@ -49,8 +49,8 @@ export interface SlowRenderer extends RendererBase {
 }
 
 /**
- * A background rendering given up because a newer rendering of the same document began (issue 15,
- * fan-out: a replica waiting for another's document stops waiting for an outdated one). Not a failure:
+ * A background rendering given up because a newer rendering of the same document began (with
+ * replicas: a replica waiting for another's document stops waiting for an outdated one). Not a failure:
  * the snapshot keeps its document until the newer one lands.
  */
 export class RenderSuperseded extends Error {

@@ -58,7 +58,7 @@ export interface AtomRendererOptions {
 
 /**
  * `/feed.xml`: Atom 1.0 of the same reviews as the JSON Feed. The XML builder and the writer load only
- * when the feed's inputs changed (issue 15, start-up: loading them and rendering 50 entries was about a
+ * when the feed's inputs changed (start-up time: loading them and rendering 50 entries was about a
  * tenth of a start at 10k reviews): a start whose inputs hash to the stored rendering serves its bytes,
  * and a rebuild that leaves the newest reviews alone keeps the last ones.
  */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Rendered documents kept across restarts (issue 15): the slow insights document, with the hash of the
+ * Rendered documents kept across restarts: the slow insights document, with the hash of the
  * inputs it was computed from, so a fresh process serves it at once and recomputes only when they differ.
  * A cache: deleting every row is always safe (the next rendering writes it again).
  */

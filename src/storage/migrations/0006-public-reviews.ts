@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Each review's public JSON (issue 15, start-up): `public_doc` is the review as served, its mentions
+ * Each review's public JSON (start-up time): `public_doc` is the review as served, its mentions
  * resolved against the catalog whose key (`catalogKey`, src/domain/catalog-key.ts) is `public_key`, so a
  * start reads and indexes instead of resolving and serializing again. A cache: null, or a key that is not
  * the current catalog's, means "compute it"; clearing both columns is always safe.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Per-review insights analyses kept across restarts (issue 15): keyed by a hash of the review's text and
+ * Per-review insights analyses kept across restarts: keyed by a hash of the review's text and
  * the engine's fingerprint (code, models, taxonomies), so a restarted insights worker reads back what is
  * still valid. A cache: deleting every row is always safe (the next computation writes them again).
  */

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
  * Every snapshot build reads the published reviews' ids and content hashes in id order (the stamps,
  * snapshot-builder.ts). Without an index holding both, each page walked the primary key and fetched
  * every row from the table to test `verified` and `hidden`: 440 ms at 100k reviews on SQLite, most of a
- * rebuild's reading. This partial index covers the query, on SQLite and PostgreSQL alike (issue 15).
+ * rebuild's reading. This partial index covers the query, on SQLite and PostgreSQL alike.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

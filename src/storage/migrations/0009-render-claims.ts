@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Who renders a slow document for given inputs (issue 15, fan-out): replicas on one database claim the
+ * Who renders a slow document for given inputs: replicas on one database claim the
  * rendering of `insights.json` for an input hash, and those that lose take the winner's document from
  * `documents` instead of computing it too. A claim lasts until `expires_at` unless its holder renews it,
  * so a holder that dies mid-render is replaced. Short-lived coordination: deleting every row is safe.

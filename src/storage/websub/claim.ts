@@ -27,7 +27,7 @@ export async function claimDue<T extends ClaimTable>(
   const free = sql`(claimed_by is null or claim_expires_at < ${at})`;
   // SQLite: an UPDATE takes the write lock even when it matches nothing, and the hub polls every
   // second, so during another process's import it would wait for that import's whole transaction. A
-  // read first (WAL readers never wait) leaves the lock alone when nothing is due (issue 11, M2).
+  // read first (WAL readers never wait) leaves the lock alone when nothing is due.
   if (!pg) {
     const due = await sql`select 1 from ${sql.table(table)} where due_at <= ${at} and ${free} limit 1`.execute(db);
     if (due.rows.length === 0) return [];

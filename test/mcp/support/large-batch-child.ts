@@ -1,6 +1,6 @@
 /**
  * Child process of large-batch.e2e.test.ts, run with a bounded heap: serves MCP over a large generated
- * snapshot in process and sends the requests that exhausted memory in the red-team run (issue 11 H1),
+ * snapshot in process and sends the requests that exhausted memory in the red-team run,
  * then prints one JSON line of what came back. A crash (heap out of memory) is the failure the test
  * looks for.
  */

@@ -56,7 +56,7 @@ describe('insights renderer', () => {
   });
 });
 
-describe('insights renderer: unchanged inputs (issue 15)', () => {
+describe('insights renderer: unchanged inputs', () => {
   const renderers: ReturnType<typeof createInsightsRenderer>[] = [];
   afterAll(() => Promise.all(renderers.map((r) => r.close())));
   const open = (known?: () => { inputHash: string; body: string } | undefined) => {
@@ -98,7 +98,7 @@ describe('insights renderer: unchanged inputs (issue 15)', () => {
   }, 120_000);
 });
 
-describe('insights renderer: a worker that exits when idle (issue 15)', () => {
+describe('insights renderer: a worker that exits when idle', () => {
   /** The analysis cache port over a map, counting what is read and written. */
   const memoryStore = () => {
     const rows = new Map<string, { engine: string; body: string }>();
@@ -183,7 +183,7 @@ describe('slow documents', () => {
     expect(withDocument(third, { ...landed, version: 1 })).toBe(third);
   });
 
-  it('a first snapshot carries a seeded document, dated as stored, until its rendering lands (issue 15)', async () => {
+  it('a first snapshot carries a seeded document, dated as stored, until its rendering lands', async () => {
     const stored = createRepresentation('"v0"', 'application/json', Date.parse('2024-04-01T00:00:00Z'));
     const seeded = new Map([['slow.json', { document: stored }]]);
     const { snapshot, slow: landing } = await buildSnapshot(state, urls, [slow('"v1"', Promise.resolve())], null, Date.now(), seeded);
@@ -206,7 +206,7 @@ describe('slow documents', () => {
     expect([...snapshot.missing]).toEqual(['slow.json']);
   });
 
-  it('a rendering is in the background exactly when an earlier document is served meanwhile (issue 15, fan-out)', async () => {
+  it('a rendering is in the background exactly when an earlier document is served meanwhile', async () => {
     const seen: (boolean | undefined)[] = [];
     const watching: SlowRenderer = {
       kind: 'slow',
@@ -257,7 +257,7 @@ function threadNice(): Map<string, number> {
   return out;
 }
 
-describe.runIf(process.platform === 'linux')('insights renderer: background renderings yield the CPU (issue 15, fan-out)', () => {
+describe.runIf(process.platform === 'linux')('insights renderer: background renderings yield the CPU (to the WebSub fan-out)', () => {
   const renderers: ReturnType<typeof createInsightsRenderer>[] = [];
   afterAll(() => Promise.all(renderers.map((r) => r.close())));
 
