@@ -15,6 +15,7 @@ import {
   answerRepresentation,
   answerValidators,
   findReview,
+  reviewAnswerJson,
   sinceParts,
   sinceTag,
   searchAnswer,
@@ -133,8 +134,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       const snapshot = deps.snapshots.current();
       const review = findReview(snapshot, id);
       if (!review) throw new AppError('not_found', 'There is no published review with that id.');
-      const json = `{"review":${review.json}}`;
-      const prepared = prepareAnswer(sourceOf(answerRepresentation(snapshot, json), true), QUERY_FRAME);
+      const prepared = prepareAnswer(sourceOf(answerRepresentation(snapshot, reviewAnswerJson(review)), true), QUERY_FRAME);
       return deps.send(request, reply, await prepared.answer(request.raw));
     },
   });
