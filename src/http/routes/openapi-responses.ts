@@ -33,7 +33,10 @@ export const notFoundResponse = problemResponse('No such resource.', {
   code: 'not_found',
 });
 
-/** A 200 with a JSON body; ETag, Last-Modified and Cache-Control are always sent with it. */
-export function jsonResponse(description: string, schema: z.ZodType, example: unknown): ResponseSpec {
-  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema, example } }, headers: REPRESENTATION_HEADERS };
+/**
+ * A 200 with a JSON body; ETag, Last-Modified and Cache-Control are always sent with it. Its example is
+ * the operation's answer over the bundled demo (openapi-examples.ts), added when the description is built.
+ */
+export function jsonResponse(description: string, schema: z.ZodType): ResponseSpec {
+  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema } }, headers: REPRESENTATION_HEADERS };
 }

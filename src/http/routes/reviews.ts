@@ -41,7 +41,6 @@ import {
 } from '../representation.js';
 import { createReusableBuffers, type ReusableBuffers } from '../reusable-buffers.js';
 import { rejectOtherMethods } from './methods.js';
-import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
 import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse as notModifiedDoc } from './openapi-responses.js';
 
 /** Query answers: JSON, negotiated on Accept-Encoding only. */
@@ -73,7 +72,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       querystring: SearchFieldsSchema,
       response: {
-        200: jsonResponse('A page of matching reviews.', SearchResultSchema, searchResultExample),
+        200: jsonResponse('A page of matching reviews.', SearchResultSchema),
         304: notModifiedDoc(),
         400: badRequestResponse,
       },
@@ -91,7 +90,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       params: z.object({ date: DateSchema.describe('A calendar date, YYYY-MM-DD.') }),
       response: {
-        200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema, sinceResultExample),
+        200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema),
         304: notModifiedDoc(),
         400: badRequestResponse,
       },
@@ -124,7 +123,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       params: z.object({ id: z.string().describe('The review id.') }),
       response: {
-        200: jsonResponse('The review.', ReviewResultSchema, reviewResultExample),
+        200: jsonResponse('The review.', ReviewResultSchema),
         304: notModifiedDoc(),
         404: notFoundResponse,
       },
@@ -171,7 +170,7 @@ function sinceSource(snapshot: Snapshot, date: string): AnswerSource {
 }
 
 /** The search query of a request's query string (the parser Fastify's router uses); throws the 400 problem. */
-function searchQueryOf(queryString: string): SearchQuery {
+export function searchQueryOf(queryString: string): SearchQuery {
   const parsed = withDecodedCursor(parseSearchQuery(queryString === '' ? {} : (parseQueryString(queryString) as Record<string, unknown>)));
   if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
   return parsed.value;
