@@ -74,7 +74,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       response: {
         200: jsonResponse('A page of matching reviews.', SearchResultSchema),
         304: notModifiedDoc(),
-        400: badRequestResponse,
+        400: badRequestResponse(searchError('rating=9')),
       },
     },
     handler: answerHandler(deps.send, search, () => Promise.reject(new Error('a search always has an answer'))),
@@ -92,15 +92,12 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       response: {
         200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema),
         304: notModifiedDoc(),
-        400: badRequestResponse,
+        400: badRequestResponse(sinceDateError('2025-02-30')),
       },
     },
     handler: async (request, reply) => {
       const { date } = request.params as { date: string };
-      if (!isCalendarDate(date)) {
-        const issues = [sinceDateIssue(date)];
-        throw new AppError('invalid_parameters', describeIssues(issues), issues);
-      }
+      if (!isCalendarDate(date)) throw sinceDateError(date);
       const snapshot = deps.snapshots.current();
       const answers = snapshot.memo.bucket(SINCE_ANSWERS);
       let prepared = answers.peek(date);
@@ -125,14 +122,14 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       response: {
         200: jsonResponse('The review.', ReviewResultSchema),
         304: notModifiedDoc(),
-        404: notFoundResponse,
+        404: notFoundResponse(reviewNotFound()),
       },
     },
     handler: async (request, reply) => {
       const { id } = request.params as { id: string };
       const snapshot = deps.snapshots.current();
       const review = findReview(snapshot, id);
-      if (!review) throw new AppError('not_found', 'There is no published review with that id.');
+      if (!review) throw reviewNotFound();
       const prepared = prepareAnswer(sourceOf(answerRepresentation(snapshot, reviewAnswerJson(review)), true), QUERY_FRAME);
       return deps.send(request, reply, await prepared.answer(request.raw));
     },
@@ -217,6 +214,29 @@ function answerOnce(
   if (isNotModified(request.headers, answerValidators(snapshot, etag))) return notModifiedResponse(start, etag);
   const body = searchBody(snapshot, positions, envelope, buffers.take);
   return { status: 200, headers: okHeaders(start, JSON_MEDIA_TYPE, etag, body.length), body, release: () => buffers.give(body) };
+}
+
+/**
+ * The errors the handlers answer with: thrown by them, and given to the description as its examples
+ * (openapi-responses.ts), so an error example is what the server answers.
+ */
+function searchError(queryString: string): AppError {
+  try {
+    searchQueryOf(queryString);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error(`the search ${queryString} is valid`);
+}
+
+function sinceDateError(date: string): AppError {
+  const issues = [sinceDateIssue(date)];
+  return new AppError('invalid_parameters', describeIssues(issues), issues);
+}
+
+function reviewNotFound(): AppError {
+  return new AppError('not_found', 'There is no published review with that id.');
 }
 
 function describeIssues(issues: { message: string }[]): string {
