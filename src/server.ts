@@ -64,7 +64,7 @@ async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Prom
 
 /** Imports the bundled demo as the demo; gives the number of records. */
 async function importDemo(store: ReviewStore): Promise<number> {
-  // The importer (and its CSV parser) loads only when the demo is read (issue 14).
+  // The importer (and its CSV parser) loads only when the demo is read: not at an ordinary start.
   const { importFiles } = await import('./import/import-files.js');
   const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false, demo: true });
   if (!outcome.ok) throw new Error(`the bundled demo dataset is invalid: ${outcome.problems.length} problems`);

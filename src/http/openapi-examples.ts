@@ -32,7 +32,7 @@ export async function demoExamples(demo: DatasetState, urls: ServiceUrls): Promi
   const newest = snapshot.view.reviews[0];
   if (!newest) throw new Error('the bundled demo has no published review to give the examples');
   const firstOnly: PublishedView = { ...snapshot.view, reviews: [newest] };
-  // Loaded here as the Atom renderer loads it, only when needed (issue 15).
+  // The Atom writer loads only when needed, here as in the Atom renderer.
   const { renderAtomFeed } = await import('../feeds/atom.js');
   const since = sinceParts(snapshot, newest.date);
   const search = EXAMPLE_REQUESTS.searchReviews;
