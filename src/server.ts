@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { DEFAULT_DATABASE_URL, type Config } from './config.js';
 import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
-import type { ReviewStore } from './domain/ports.js';
+import type { DatasetState, ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { startIdleMemory } from './ops/idle-memory.js';
@@ -15,6 +15,7 @@ import { openDocumentCache } from './snapshot/document-cache.js';
 import { createDocumentRenderers } from './snapshot/renderers/index.js';
 import { createSnapshotBuilder } from './snapshot/snapshot-builder.js';
 import { createSnapshotManager, type SnapshotManager } from './snapshot/snapshot-manager.js';
+import { lastChange } from './snapshot/snapshot.js';
 import { openDatabase, type DatabaseHandle } from './storage/connect.js';
 import { createAnalysisCacheStore } from './storage/analysis-cache-store.js';
 import { createDocumentCacheStore } from './storage/document-cache-store.js';
@@ -54,14 +55,39 @@ export interface RunningServer {
  */
 async function loadDemoIfEmpty(store: ReviewStore, log: FastifyBaseLogger): Promise<void> {
   if (!(await store.isEmpty())) return;
-  // The importer (and its CSV parser) loads only for this first start (start-up time).
+  const records = await importDemo(store);
+  log.info(
+    { file: DEMO_DATASET, reviews: records },
+    `database was empty: loaded the demo business (${records} reviews); the first import of your own data replaces it (see 'npx review-data init')`,
+  );
+}
+
+/** Imports the bundled demo as the demo; gives the number of records. */
+async function importDemo(store: ReviewStore): Promise<number> {
+  // The importer (and its CSV parser) loads only when the demo is read: not at an ordinary start.
   const { importFiles } = await import('./import/import-files.js');
   const outcome = await importFiles(store, { files: [DEMO_DATASET], replace: false, assumeVerified: false, demo: true });
   if (!outcome.ok) throw new Error(`the bundled demo dataset is invalid: ${outcome.problems.length} problems`);
-  log.info(
-    { file: DEMO_DATASET, reviews: outcome.records },
-    `database was empty: loaded the demo business (${outcome.records} reviews); the first import of your own data replaces it (see 'npx review-data init')`,
-  );
+  return outcome.records;
+}
+
+/**
+ * The bundled demo as a demo server's store holds it, for the OpenAPI description's examples (which are
+ * its answers): the same loader into a database of its own, in memory, closed once read. Stamped as if
+ * loaded when its newest review was written rather than now, so the description's bytes, and its ETag,
+ * are the same on every replica and after restarts.
+ */
+export async function readDemoState(): Promise<DatasetState> {
+  const database = await openDatabase('sqlite::memory:');
+  try {
+    const store = createReviewStore(database.db);
+    await importDemo(store);
+    const state = await store.load();
+    const loadedAt = lastChange(state.reviews.map((r) => r.updated_at));
+    return { ...state, businessUpdatedAt: loadedAt, changedAt: loadedAt };
+  } finally {
+    await database.close();
+  }
 }
 
 /**
@@ -231,6 +257,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         },
       },
       plugins: [websub.plugin, mcp, ...(sync.plugin ? [sync.plugin] : [])],
+      exampleData: readDemoState,
     });
     websub.start();
     // The start-up run, then every SYNC_INTERVAL_SECONDS; a platform that is down never stops serving.

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { DatasetState } from '../domain/ports.js';
 import { loggedUrl, type ServiceUrls } from '../domain/urls.js';
 import type { SnapshotSource } from '../snapshot/snapshot.js';
 import { createClientAddress } from './client-address.js';
@@ -10,6 +11,7 @@ import { EXPOSED_HEADERS } from './cors.js';
 import { sendPreparedWith, serveRequests, type AnswerRoutes } from './fast-path.js';
 import { createPreparedWriter } from './prepared-response.js';
 import { createOpenApiTransforms } from './openapi-document.js';
+import { createExampleSource } from './openapi-examples.js';
 import { clientErrorHandler, registerErrorHandlers, sendFrameworkError } from './problem.js';
 import { registerProtocolEdges } from './protocol-edges.js';
 import { registerDatasetRoutes } from './routes/datasets.js';
@@ -36,6 +38,11 @@ export interface AppDeps {
    * For tests and benchmarks that compare the two; both write the same prepared responses.
    */
   fastPath?: boolean;
+  /**
+   * The data the OpenAPI description's examples answer over: the bundled demo (server.ts readDemoState),
+   * read with the first request for the description. Absent: its 200 responses have no examples.
+   */
+  exampleData?: () => Promise<DatasetState>;
 }
 
 /** What the app lends the transports it hosts, so they share its HTTP behaviour without importing it. */
@@ -168,6 +175,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     strictPreflight: false,
     maxAge: 86400,
   });
+  const examples = createExampleSource(deps.exampleData, deps.urls);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -189,7 +197,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
         { name: 'mcp', description: 'Model Context Protocol over streamable HTTP, for AI assistants.' },
       ],
     },
-    ...createOpenApiTransforms(),
+    ...createOpenApiTransforms(examples.get),
   });
 
   registerOpsRoutes(app, {
@@ -203,7 +211,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReviewRoutes(app, { ...deps, ...kit });
   registerSiteRoutes(app, { ...deps, send: kit.send });
   for (const plugin of deps.plugins ?? []) await plugin(app, { rejectOtherMethods });
-  registerOpenApiRoute(app, kit.send);
+  registerOpenApiRoute(app, kit.send, examples);
   await app.ready();
   return app;
 }

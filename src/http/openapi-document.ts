@@ -29,8 +29,11 @@ function isResponseSpec(value: unknown): value is ResponseSpec {
 type Transform = ReturnType<typeof createJsonSchemaTransform>;
 type TransformInput = Parameters<Transform>[0];
 
+/** An operation's 200 example, by operationId, for the responses whose spec gives none. */
+type ExampleOf = (operationId: string) => unknown;
+
 /** The per-route transform: the library's, with headers and examples carried over. */
-function createOpenApiTransform(bodyExamples: Map<string, unknown>): Transform {
+function createOpenApiTransform(bodyExamples: Map<string, unknown>, exampleOf: ExampleOf): Transform {
   let zodTransform: Transform | undefined;
   return (input: TransformInput) => {
     zodTransform ??= provider().createJsonSchemaTransform({});
@@ -59,17 +62,23 @@ function createOpenApiTransform(bodyExamples: Map<string, unknown>): Transform {
     }
     const result = zodTransform({ ...input, schema: { ...schema, response: forLibrary } } as TransformInput);
     const out = (result.schema as { response?: Record<string, Record<string, unknown>> }).response ?? {};
+    const demoExample = schema.operationId ? exampleOf(schema.operationId) : undefined;
     for (const [status, spec] of specs) {
       const target = out[status];
-      if (!target) continue;
-      if (spec.headers?.length) target.headers = Object.fromEntries(spec.headers.map((h) => [h, { ...RESPONSE_HEADERS[h] }]));
-      const content = target.content as Record<string, Record<string, unknown>> | undefined;
-      for (const [type, media] of Object.entries(spec.content ?? {})) {
-        if (media.example !== undefined && content?.[type]) content[type].example = media.example;
-      }
+      if (target) addHeadersAndExamples(target, spec, status === '200' ? demoExample : undefined);
     }
     return result;
   };
+}
+
+/** A response's headers, and the example of each media type: its spec's, else `fallback`. */
+function addHeadersAndExamples(target: Record<string, unknown>, spec: ResponseSpec, fallback: unknown): void {
+  if (spec.headers?.length) target.headers = Object.fromEntries(spec.headers.map((h) => [h, { ...RESPONSE_HEADERS[h] }]));
+  const content = target.content as Record<string, Record<string, unknown>> | undefined;
+  for (const [type, media] of Object.entries(spec.content ?? {})) {
+    const example = media.example ?? fallback;
+    if (example !== undefined && content?.[type]) content[type].example = example;
+  }
 }
 
 type TransformObject = ReturnType<typeof createJsonSchemaTransformObject>;
@@ -204,13 +213,17 @@ function addBodyExamples(doc: OpenApiObject, bodyExamples: Map<string, unknown>)
 
 /**
  * @fastify/swagger's `transform` (per route) and `transformObject` (whole document): the library's,
- * with headers, examples and one component per shape.
+ * with headers, examples and one component per shape. `exampleOf` gives the 200 examples the routes
+ * leave out (the demo's answers, openapi-examples.ts), read when the document is generated.
  */
-export function createOpenApiTransforms(): { transform: Transform; transformObject: TransformObject } {
+export function createOpenApiTransforms(exampleOf: ExampleOf = () => undefined): {
+  transform: Transform;
+  transformObject: TransformObject;
+} {
   const bodyExamples = new Map<string, unknown>();
   let zodTransformObject: TransformObject | undefined;
   return {
-    transform: createOpenApiTransform(bodyExamples),
+    transform: createOpenApiTransform(bodyExamples, exampleOf),
     transformObject: (input) => {
       zodTransformObject ??= provider().createJsonSchemaTransformObject({});
       return addBodyExamples(

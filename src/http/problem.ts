@@ -23,6 +23,11 @@ export function problemFor(code: ErrorCode, detail: string, issues?: Issue[]): P
   return { type: problemType(code), title, status, detail, code, ...(issues ? { issues } : {}) };
 }
 
+/** The problem an AppError is answered with: the error handler's, and the description's examples of errors. */
+export function problemOf(error: AppError): Problem {
+  return problemFor(error.code, error.message, error.issues);
+}
+
 export function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
   // Served as application/json, as the contract fixes, not application/problem+json.
   return reply.code(problem.status).type(JSON_MEDIA_TYPE).header('Cache-Control', 'no-store').send(JSON.stringify(problem));
@@ -50,7 +55,7 @@ function codeForStatus(status: number): ErrorCode {
 
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) return sendProblem(reply, problemFor(error.code, error.message, error.issues));
+    if (error instanceof AppError) return sendProblem(reply, problemOf(error));
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) return sendProblem(reply, { ...problemFor(codeForStatus(status), error.message), status });
     // An unexpected error: logged in full, never shown to the client (style.md).

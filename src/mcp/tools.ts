@@ -17,7 +17,7 @@ import {
 import { InsightsDocumentSchema, InsightsSectionNameSchema } from '../insights/schema.js';
 import { pickInsightsSection } from '../insights/sections.js';
 import { insightsValue } from '../snapshot/insights-value.js';
-import { findReview, searchBody, searchEnvelope, sinceDateIssue, sincePage } from '../snapshot/queries.js';
+import { findReview, reviewAnswerJson, searchBody, searchEnvelope, sinceDateIssue, sincePage } from '../snapshot/queries.js';
 import type { Snapshot } from '../snapshot/snapshot.js';
 import { toolInput, toolOutput } from './tool-schema.js';
 
@@ -54,7 +54,7 @@ export function searchReviews({ query, fields }: SearchArguments, snapshot: Snap
 export function getReview({ id }: { id: string }, snapshot: Snapshot): ToolAnswer {
   const review = findReview(snapshot, id);
   if (!review) return { ok: false, code: 'not_found', detail: 'There is no published review with that id.' };
-  return parsedJson(`{"review":${review.json}}`);
+  return parsedJson(reviewAnswerJson(review));
 }
 
 type SinceArguments = Pick<SearchArguments, 'query' | 'fields'> & { date: string };

@@ -167,6 +167,11 @@ export function findReview(snapshot: Snapshot, id: string): { json: string; upda
   return { json: snapshot.reviewBytes.json(pos), updated_at: snapshot.view.reviews[pos]!.updated_at };
 }
 
+/** The answer to a lookup by id (`GET /api/reviews/{id}`, the MCP tool `get_review`): `{"review":…}`. */
+export function reviewAnswerJson(review: { json: string }): string {
+  return `{"review":${review.json}}`;
+}
+
 /** The issue a since request reports for a date that is not a calendar date (REST and MCP alike). */
 export function sinceDateIssue(date: string): Issue {
   return {

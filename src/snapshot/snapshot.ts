@@ -192,7 +192,6 @@ export interface SnapshotParts {
  * Builds a snapshot from a store state: fast documents now; each slow one (insights) carried over from
  * `previous` until its own rendering lands (`slow`), so publishing never waits for seconds of work and
  * no request ever finds a half-built snapshot. A process's first snapshot carries the `seeded` ones.
- * @internal exported for tests as well
  */
 export function buildSnapshot(
   state: DatasetState,

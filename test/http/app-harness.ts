@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config.js';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp, type AppDeps } from '../../src/http/app.js';
+import { readDemoState } from '../../src/server.js';
 import { type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
@@ -21,7 +22,7 @@ export async function createTestApp(state: DatasetState = fixtureState(), deps: 
   const config = loadConfig({ BASE_URL });
   const urls = createServiceUrls(config.BASE_URL);
   const snapshot = await renderSnapshot(state, urls, testDocumentRenderers().list);
-  const app = await createApp({ snapshots: { current: () => snapshot }, urls, ...deps });
+  const app = await createApp({ snapshots: { current: () => snapshot }, urls, exampleData: readDemoState, ...deps });
   return { app, snapshot, urls };
 }
 

@@ -11,7 +11,6 @@ import { InsightsDocumentSchema } from '../../insights/schema.js';
 import type { SnapshotSource } from '../../snapshot/snapshot.js';
 import type { ServeKit } from '../fast-path.js';
 import { negotiateFeedType } from '../negotiation.js';
-import { atomFeedExample, insightsExample, jsonFeedExample, reviewsDatasetExample } from '../openapi-examples.js';
 import { registerDocumentRoute } from './documents.js';
 
 /** The four whole documents, each served from the snapshot's precomputed bytes (contract §4). */
@@ -24,7 +23,6 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     description: 'Business metadata, the aggregate rating and every published review, newest first. A WebSub topic.',
     schema: DatasetDocumentSchema,
     mediaTypes: [JSON_MEDIA_TYPE],
-    example: reviewsDatasetExample,
     topic: (u) => u.reviewsJson,
     tags: ['datasets'],
   });
@@ -35,7 +33,6 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     summary: 'The insights dataset',
     description: 'Aspect-based sentiment, entities, topics, FAQ and summary, computed from the published reviews.',
     schema: InsightsDocumentSchema,
-    example: insightsExample,
     mediaTypes: [JSON_MEDIA_TYPE],
     tags: ['datasets'],
   });
@@ -46,7 +43,6 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     summary: 'JSON Feed 1.1 of the 50 newest reviews',
     description: 'A WebSub topic. Served as application/feed+json, or application/json when Accept admits only that.',
     schema: JsonFeedSchema,
-    example: jsonFeedExample,
     mediaTypes: [JSON_FEED_MEDIA_TYPE, JSON_MEDIA_TYPE],
     topic: (u) => u.feedJson,
     negotiate: negotiateFeedType,
@@ -59,7 +55,6 @@ export function registerDatasetRoutes(app: FastifyInstance, deps: { snapshots: S
     summary: 'Atom 1.0 feed of the 50 newest reviews',
     description: 'A WebSub topic.',
     schema: z.string(),
-    example: atomFeedExample,
     mediaTypes: [ATOM_MEDIA_TYPE],
     topic: (u) => u.feedXml,
     tags: ['feeds'],

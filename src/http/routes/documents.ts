@@ -19,8 +19,6 @@ export interface DocumentRoute {
   description: string;
   /** Zod schema of the body, for the OpenAPI description. */
   schema: z.ZodType;
-  /** An example body, for the OpenAPI description. */
-  example: unknown;
   /** Media types the route may answer with; the first is the default. */
   mediaTypes: string[];
   /** The WebSub topic URL when this document is one (contract §4: Link rel=hub and rel=self). */
@@ -66,8 +64,9 @@ export function registerDocumentRoute(
       response: {
         200: {
           description: `${route.summary}.`,
-          // One key per media type: parameters such as charset are not part of the key.
-          content: Object.fromEntries(route.mediaTypes.map((m) => [baseMediaType(m), { schema: route.schema, example: route.example }])),
+          // One key per media type: parameters such as charset are not part of the key. The example of
+          // each, the document over the bundled demo, is added with the description (openapi-examples.ts).
+          content: Object.fromEntries(route.mediaTypes.map((m) => [baseMediaType(m), { schema: route.schema }])),
           headers: [...REPRESENTATION_HEADERS, ...topicHeaders],
         },
         304: notModifiedResponse(topicHeaders),

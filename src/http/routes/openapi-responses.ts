@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { REPRESENTATION_HEADERS, type ResponseHeader, type ResponseSpec } from '../../domain/openapi-spec.js';
 import { BARE_JSON_MEDIA_TYPE } from '../../domain/media-types.js';
-import { ProblemSchema } from '../problem.js';
+import type { AppError } from '../../domain/errors.js';
+import { problemOf, ProblemSchema } from '../problem.js';
 
 /** 304 Not Modified: no body (RFC 9110 §15.4.5), the validators sent again. */
 export function notModifiedResponse(extra: ResponseHeader[] = []): ResponseSpec {
@@ -12,28 +13,28 @@ export function notModifiedResponse(extra: ResponseHeader[] = []): ResponseSpec 
   };
 }
 
-function problemResponse(description: string, example: z.input<typeof ProblemSchema>): ResponseSpec {
-  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema, example } }, headers: ['Cache-Control'] };
+function problemResponse(description: string, error: AppError): ResponseSpec {
+  return {
+    description,
+    content: { [BARE_JSON_MEDIA_TYPE]: { schema: ProblemSchema, example: problemOf(error) } },
+    headers: ['Cache-Control'],
+  };
 }
 
-export const badRequestResponse = problemResponse('Invalid parameters: `issues` lists every problem, with the parameter name in `path`.', {
-  type: 'urn:review-data:problem:invalid-parameters',
-  title: 'Invalid parameters',
-  status: 400,
-  detail: 'rating must be a whole number from 1 to 5 (got 9)',
-  code: 'invalid_parameters',
-  issues: [{ path: ['rating'], code: 'too_big', message: 'rating must be a whole number from 1 to 5 (got 9)' }],
-});
+/** 400, with the problem `example` is answered with (an error the route throws, so the example is its answer). */
+export function badRequestResponse(example: AppError): ResponseSpec {
+  return problemResponse('Invalid parameters: `issues` lists every problem, with the parameter name in `path`.', example);
+}
 
-export const notFoundResponse = problemResponse('No such resource.', {
-  type: 'urn:review-data:problem:not-found',
-  title: 'Not found',
-  status: 404,
-  detail: 'There is no published review with that id.',
-  code: 'not_found',
-});
+/** 404, with the problem `example` is answered with. */
+export function notFoundResponse(example: AppError): ResponseSpec {
+  return problemResponse('No such resource.', example);
+}
 
-/** A 200 with a JSON body; ETag, Last-Modified and Cache-Control are always sent with it. */
-export function jsonResponse(description: string, schema: z.ZodType, example: unknown): ResponseSpec {
-  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema, example } }, headers: REPRESENTATION_HEADERS };
+/**
+ * A 200 with a JSON body; ETag, Last-Modified and Cache-Control are always sent with it. Its example is
+ * the operation's answer over the bundled demo (openapi-examples.ts), added when the description is built.
+ */
+export function jsonResponse(description: string, schema: z.ZodType): ResponseSpec {
+  return { description, content: { [BARE_JSON_MEDIA_TYPE]: { schema } }, headers: REPRESENTATION_HEADERS };
 }

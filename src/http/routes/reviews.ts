@@ -15,6 +15,7 @@ import {
   answerRepresentation,
   answerValidators,
   findReview,
+  reviewAnswerJson,
   sinceParts,
   sinceTag,
   searchAnswer,
@@ -40,7 +41,6 @@ import {
 } from '../representation.js';
 import { createReusableBuffers, type ReusableBuffers } from '../reusable-buffers.js';
 import { rejectOtherMethods } from './methods.js';
-import { reviewResultExample, searchResultExample, sinceResultExample } from '../openapi-examples.js';
 import { badRequestResponse, jsonResponse, notFoundResponse, notModifiedResponse as notModifiedDoc } from './openapi-responses.js';
 
 /** Query answers: JSON, negotiated on Accept-Encoding only. */
@@ -72,9 +72,9 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       querystring: SearchFieldsSchema,
       response: {
-        200: jsonResponse('A page of matching reviews.', SearchResultSchema, searchResultExample),
+        200: jsonResponse('A page of matching reviews.', SearchResultSchema),
         304: notModifiedDoc(),
-        400: badRequestResponse,
+        400: badRequestResponse(searchError('rating=9')),
       },
     },
     handler: answerHandler(deps.send, search, () => Promise.reject(new Error('a search always has an answer'))),
@@ -90,17 +90,14 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       params: z.object({ date: DateSchema.describe('A calendar date, YYYY-MM-DD.') }),
       response: {
-        200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema, sinceResultExample),
+        200: jsonResponse('The reviews dated on or after the date.', SinceResultSchema),
         304: notModifiedDoc(),
-        400: badRequestResponse,
+        400: badRequestResponse(sinceDateError('2025-02-30')),
       },
     },
     handler: async (request, reply) => {
       const { date } = request.params as { date: string };
-      if (!isCalendarDate(date)) {
-        const issues = [sinceDateIssue(date)];
-        throw new AppError('invalid_parameters', describeIssues(issues), issues);
-      }
+      if (!isCalendarDate(date)) throw sinceDateError(date);
       const snapshot = deps.snapshots.current();
       const answers = snapshot.memo.bucket(SINCE_ANSWERS);
       let prepared = answers.peek(date);
@@ -123,18 +120,17 @@ export function registerReviewRoutes(app: FastifyInstance, deps: Deps): void {
       tags: ['reviews'],
       params: z.object({ id: z.string().describe('The review id.') }),
       response: {
-        200: jsonResponse('The review.', ReviewResultSchema, reviewResultExample),
+        200: jsonResponse('The review.', ReviewResultSchema),
         304: notModifiedDoc(),
-        404: notFoundResponse,
+        404: notFoundResponse(reviewNotFound()),
       },
     },
     handler: async (request, reply) => {
       const { id } = request.params as { id: string };
       const snapshot = deps.snapshots.current();
       const review = findReview(snapshot, id);
-      if (!review) throw new AppError('not_found', 'There is no published review with that id.');
-      const json = `{"review":${review.json}}`;
-      const prepared = prepareAnswer(sourceOf(answerRepresentation(snapshot, json), true), QUERY_FRAME);
+      if (!review) throw reviewNotFound();
+      const prepared = prepareAnswer(sourceOf(answerRepresentation(snapshot, reviewAnswerJson(review)), true), QUERY_FRAME);
       return deps.send(request, reply, await prepared.answer(request.raw));
     },
   });
@@ -171,7 +167,7 @@ function sinceSource(snapshot: Snapshot, date: string): AnswerSource {
 }
 
 /** The search query of a request's query string (the parser Fastify's router uses); throws the 400 problem. */
-function searchQueryOf(queryString: string): SearchQuery {
+export function searchQueryOf(queryString: string): SearchQuery {
   const parsed = withDecodedCursor(parseSearchQuery(queryString === '' ? {} : (parseQueryString(queryString) as Record<string, unknown>)));
   if (!parsed.ok) throw new AppError('invalid_parameters', describeIssues(parsed.issues), parsed.issues);
   return parsed.value;
@@ -218,6 +214,29 @@ function answerOnce(
   if (isNotModified(request.headers, answerValidators(snapshot, etag))) return notModifiedResponse(start, etag);
   const body = searchBody(snapshot, positions, envelope, buffers.take);
   return { status: 200, headers: okHeaders(start, JSON_MEDIA_TYPE, etag, body.length), body, release: () => buffers.give(body) };
+}
+
+/**
+ * The errors the handlers answer with: thrown by them, and given to the description as its examples
+ * (openapi-responses.ts), so an error example is what the server answers.
+ */
+function searchError(queryString: string): AppError {
+  try {
+    searchQueryOf(queryString);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error(`the search ${queryString} is valid`);
+}
+
+function sinceDateError(date: string): AppError {
+  const issues = [sinceDateIssue(date)];
+  return new AppError('invalid_parameters', describeIssues(issues), issues);
+}
+
+function reviewNotFound(): AppError {
+  return new AppError('not_found', 'There is no published review with that id.');
 }
 
 function describeIssues(issues: { message: string }[]): string {

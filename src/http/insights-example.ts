@@ -1,0 +1,141 @@
+/**
+ * The insights example of the OpenAPI description: /insights.json over the bundled demo, every list cut
+ * to its first element. The one example kept as a value rather than computed with the description: the
+ * insights engine takes seconds and loads its models, and runs only in the insights worker, never in the
+ * process that answers requests. test/http/openapi-examples.test.ts computes it from the demo with the
+ * engine and fails, printing the value to put here, once the two differ (a new model, a new report).
+ */
+export const INSIGHTS_EXAMPLE = {
+  generated_at: '2026-10-30T16:10:00Z',
+  review_count: 590,
+  method: {
+    engine: 'review-data-insights',
+    version: '2.0.0+home-services-absa.0d88c6388e62',
+    taxonomy: 'home-services',
+  },
+  aspects: [
+    {
+      id: 'punctuality',
+      label: 'Punctuality',
+      mentions: 118,
+      positive: 84,
+      neutral: 2,
+      negative: 32,
+      score: 0.44,
+      trend: {
+        recent: {
+          mentions: 18,
+          positive: 12,
+          neutral: 0,
+          negative: 6,
+          score: 0.33,
+          from: '2026-05-04',
+          to: '2026-10-30',
+        },
+        previous: {
+          mentions: 100,
+          positive: 72,
+          neutral: 2,
+          negative: 26,
+          score: 0.46,
+          from: '2022-11-02',
+          to: '2026-05-03',
+        },
+      },
+      highlights: [
+        {
+          review_id: 'rev-0293',
+          quote: 'Darnell Washington showed up right at the start of the window.',
+          polarity: 'positive',
+        },
+      ],
+    },
+  ],
+  entities: {
+    technicians: [
+      {
+        id: 'tom-k',
+        name: 'Tomasz Kowalski',
+        mentions: 67,
+        average_rating: 4.12,
+        sentiment: {
+          positive: 52,
+          neutral: 1,
+          negative: 14,
+          score: 0.57,
+        },
+        top_aspects: ['honesty'],
+        review_ids: ['rev-0588'],
+      },
+    ],
+    services: [
+      {
+        id: 'leak-detection',
+        name: 'Leak Detection',
+        mentions: 50,
+        average_rating: 4.26,
+        sentiment: {
+          positive: 42,
+          neutral: 0,
+          negative: 8,
+          score: 0.68,
+        },
+        top_aspects: [],
+        review_ids: ['rev-0582'],
+      },
+    ],
+    service_areas: [
+      {
+        id: 'cedar-crest',
+        name: 'Cedar Crest',
+        mentions: 28,
+        average_rating: 4.14,
+        sentiment: {
+          positive: 23,
+          neutral: 0,
+          negative: 5,
+          score: 0.64,
+        },
+        top_aspects: ['punctuality'],
+        review_ids: ['rev-0593'],
+      },
+    ],
+    staff_candidates: [
+      {
+        name: 'Morales',
+        mentions: 3,
+        review_ids: ['rev-0343'],
+        evidence: ['Javier Morales was our technician and did a great job.'],
+      },
+    ],
+  },
+  topics: [
+    {
+      phrase: 'water heater',
+      mentions: 31,
+      score: 0.09,
+      review_ids: ['rev-0573'],
+    },
+  ],
+  faq: [
+    {
+      question: 'Are they on time?',
+      answer:
+        'Usually, but not always: 84 of the 118 reviews that mention punctuality are positive and 32 negative. On the good side: "Darnell Washington showed up right at the start of the window." On the other: "Javi showed up 2 hours late and nobody called to say so."',
+      evidence: {
+        review_count: 118,
+        review_ids: ['rev-0597'],
+      },
+    },
+  ],
+  summary: {
+    headline: 'Customers single out communication and professionalism',
+    text: '590 published reviews between 2022-11-02 and 2026-10-30. Their average rating is 4.3 out of 5. Reviewers most often praise communication (159 of 197 positive), professionalism (144 of 173 positive) and honesty (143 of 166 positive).',
+    strengths: ['communication'],
+    weaknesses: [],
+    period: {
+      from: '2022-11-02',
+      to: '2026-10-30',
+    },
+  },
+};
