@@ -3,49 +3,50 @@
  * to its first element. The one example kept as a value rather than computed with the description: the
  * insights engine takes seconds and loads its models, and runs only in the insights worker, never in the
  * process that answers requests. test/http/openapi-examples.test.ts computes it from the demo with the
- * engine and fails, printing the value to put here, once the two differ (a new model, a new report).
+ * engine and fails once the two differ (a new model, a new report); `UPDATE_OPENAPI_EXAMPLES=1 npx vitest
+ * run test/http/openapi-examples.test.ts` writes the new value here.
  */
 export const INSIGHTS_EXAMPLE = {
   generated_at: '2026-10-30T16:10:00Z',
   review_count: 590,
   method: {
     engine: 'review-data-insights',
-    version: '2.0.0+home-services-absa.0d88c6388e62',
+    version: '2.0.0+home-services-absa.587ccc48464b',
     taxonomy: 'home-services',
   },
   aspects: [
     {
       id: 'punctuality',
       label: 'Punctuality',
-      mentions: 118,
-      positive: 84,
-      neutral: 2,
-      negative: 32,
-      score: 0.44,
+      mentions: 116,
+      positive: 86,
+      neutral: 0,
+      negative: 30,
+      score: 0.48,
       trend: {
         recent: {
-          mentions: 18,
+          mentions: 17,
           positive: 12,
           neutral: 0,
-          negative: 6,
-          score: 0.33,
+          negative: 5,
+          score: 0.41,
           from: '2026-05-04',
           to: '2026-10-30',
         },
         previous: {
-          mentions: 100,
-          positive: 72,
-          neutral: 2,
-          negative: 26,
-          score: 0.46,
+          mentions: 99,
+          positive: 74,
+          neutral: 0,
+          negative: 25,
+          score: 0.49,
           from: '2022-11-02',
           to: '2026-05-03',
         },
       },
       highlights: [
         {
-          review_id: 'rev-0293',
-          quote: 'Darnell Washington showed up right at the start of the window.',
+          review_id: 'rev-0166',
+          quote: 'Tom showed up right at the start of the window.',
           polarity: 'positive',
         },
       ],
@@ -91,12 +92,12 @@ export const INSIGHTS_EXAMPLE = {
         mentions: 28,
         average_rating: 4.14,
         sentiment: {
-          positive: 23,
+          positive: 24,
           neutral: 0,
-          negative: 5,
-          score: 0.64,
+          negative: 4,
+          score: 0.71,
         },
-        top_aspects: ['punctuality'],
+        top_aspects: ['scheduling'],
         review_ids: ['rev-0593'],
       },
     ],
@@ -113,7 +114,7 @@ export const INSIGHTS_EXAMPLE = {
     {
       phrase: 'water heater',
       mentions: 31,
-      score: 0.09,
+      score: 0.25,
       review_ids: ['rev-0573'],
     },
   ],
@@ -121,16 +122,16 @@ export const INSIGHTS_EXAMPLE = {
     {
       question: 'Are they on time?',
       answer:
-        'Usually, but not always: 84 of the 118 reviews that mention punctuality are positive and 32 negative. On the good side: "Darnell Washington showed up right at the start of the window." On the other: "Javi showed up 2 hours late and nobody called to say so."',
+        'Usually, but not always: 86 of the 116 reviews that mention punctuality are positive and 30 negative. On the good side: "Tom showed up right at the start of the window." On the other: "Javi showed up 2 hours late and nobody called to say so."',
       evidence: {
-        review_count: 118,
+        review_count: 116,
         review_ids: ['rev-0597'],
       },
     },
   ],
   summary: {
-    headline: 'Customers single out communication and professionalism',
-    text: '590 published reviews between 2022-11-02 and 2026-10-30. Their average rating is 4.3 out of 5. Reviewers most often praise communication (159 of 197 positive), professionalism (144 of 173 positive) and honesty (143 of 166 positive).',
+    headline: 'Customers single out communication and scheduling',
+    text: '590 published reviews between 2022-11-02 and 2026-10-30. Their average rating is 4.3 out of 5. Reviewers most often praise communication (159 of 201 positive), scheduling (153 of 165 positive) and quality of work (146 of 174 positive).',
     strengths: ['communication'],
     weaknesses: [],
     period: {

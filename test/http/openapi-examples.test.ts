@@ -1,4 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import prettier from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetState } from '../../src/domain/ports.js';
 import type { ServiceUrls } from '../../src/domain/urls.js';
@@ -76,6 +78,21 @@ const SERVED: Record<string, (media: string) => Promise<unknown>> = {
   getReview: async () => JSON.parse(await answer(withNewest(EXAMPLE_REQUESTS.getReview, newest.id))),
 };
 
+const INSIGHTS_EXAMPLE_FILE = new URL('../../src/http/insights-example.ts', import.meta.url);
+
+/**
+ * Writes the insights example's new value into src/http/insights-example.ts (its comment kept),
+ * formatted as the repository is: `UPDATE_OPENAPI_EXAMPLES=1 npx vitest run test/http/openapi-examples.test.ts`
+ * after a retrained model or a changed report.
+ */
+async function recordInsightsExample(value: unknown): Promise<void> {
+  const file = INSIGHTS_EXAMPLE_FILE.pathname;
+  const old = readFileSync(file, 'utf8');
+  const head = old.slice(0, old.indexOf('export const INSIGHTS_EXAMPLE'));
+  const text = `${head}export const INSIGHTS_EXAMPLE = ${JSON.stringify(value, null, 2)};\n`;
+  writeFileSync(file, await prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file }));
+}
+
 describe('the OpenAPI examples are the demo server’s answers', () => {
   it('every 200 example of a GET operation is checked here', () => {
     const withExamples = Object.values(paths)
@@ -90,8 +107,10 @@ describe('the OpenAPI examples are the demo server’s answers', () => {
       const examples = examplesOf(operationId, '200');
       expect(examples.length).toBeGreaterThan(0);
       for (const [media, example] of examples) {
-        // The insights example is a value in src/http/insights-example.ts: the diff shows its new value.
-        expect(example, `${operationId} ${media}`).toEqual(await served(media));
+        const answer = await served(media);
+        // The insights example is a value in src/http/insights-example.ts: see recordInsightsExample.
+        if (operationId === 'getInsights' && process.env.UPDATE_OPENAPI_EXAMPLES === '1') await recordInsightsExample(answer);
+        else expect(example, `${operationId} ${media} (UPDATE_OPENAPI_EXAMPLES=1 records the insights example)`).toEqual(answer);
       }
     });
   }
