@@ -28,8 +28,10 @@ export interface ImportOptions {
   strict?: boolean;
   /** `--allow-unknown-mentions`: a mention that names no catalog entry is dropped with a note, not a problem. */
   allowUnknownMentions?: boolean;
-  /** The example business `init` writes: a business still holding its contact details gets a warning. */
+  /** The example business `init` writes: a business that still holds its values is refused. */
   template?: Business;
+  /** `--allow-example-values`: the template's values are published with a note instead. */
+  allowExampleValues?: boolean;
   /** This is the bundled demo (only the server's demo loader says so). */
   demo?: boolean;
   /** Called as records are read and validated, then as they are written. */
