@@ -199,6 +199,24 @@ describe('spreadsheets', () => {
       { id: 'J-1', author: { name: 'Pia Holm' }, rating: 4, text: 'Quiet new boiler.', title: 'Boiler swap', date: '2024-05-02' },
     ]);
   }, 60_000);
+
+  it('reads a Comments column as the text; reviews in an ignored column stop the import with the --map that reads them', async () => {
+    const db = database();
+    const comments = path.join(tmp, 'comments.csv');
+    await fs.writeFile(comments, 'Date,Rating,Customer,Comments\n2024-05-02,5,Pia Holm,Quiet new boiler and a tidy crew.\n');
+    const read = await db.cli('import', '--assume-verified', comments);
+    expect(read.code, output(read)).toBe(0);
+    expect((await db.exported()).reviews).toMatchObject([{ text: 'Quiet new boiler and a tidy crew.' }]);
+
+    const feedback = path.join(tmp, 'feedback.csv');
+    await fs.writeFile(feedback, 'Date,Rating,Customer,Feedback\n2024-05-03,4,Sam Ode,Found the leak in twenty minutes.\n');
+    const refused = await db.cli('import', '--assume-verified', feedback);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/feedback\.csv: line 1: no column gives text .*"Feedback" was ignored: .*add --map "Feedback=text"/);
+    const mapped = await db.cli('import', '--assume-verified', '--map', 'Feedback=text', feedback);
+    expect(mapped.code, output(mapped)).toBe(0);
+    expect((await db.exported()).reviews.map((r) => r.text)).toContain('Found the leak in twenty minutes.');
+  }, 60_000);
 });
 
 describe('from the demo to your own business', () => {
