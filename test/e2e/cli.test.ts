@@ -323,13 +323,21 @@ describe('npm start semantics (DEMO_ON_EMPTY)', () => {
       // The start-up message: every link answers, and the next command is plain text, not a log field.
       const printed = demoServer.output().stdout;
       expect(printed).not.toContain('{id}');
-      const links = [...printed.matchAll(/http:\/\/\S+/g)].map((m) => m[0].replace(/[),]$/, ''));
-      expect(links.length).toBeGreaterThan(8);
+      // A link a browser opens answers GET; an endpoint a program POSTs to is marked POST.
+      const links = [...printed.matchAll(/(POST )?(http:\/\/\S+)/g)].map((m) => ({
+        post: m[1] !== undefined,
+        url: m[2]!.replace(/[),]$/, ''),
+      }));
+      expect(links.filter((l) => !l.post).length).toBeGreaterThan(8);
+      expect(links.filter((l) => l.post).map((l) => new URL(l.url).pathname)).toEqual(['/mcp', '/api/websub/hub']);
       for (const link of links) {
-        const res = await fetch(link.replace(BASE_URL, demoServer.url), {
-          method: link.endsWith('/mcp') || link.endsWith('/hub') ? 'HEAD' : 'GET',
-        });
-        if (!link.endsWith('/mcp') && !link.endsWith('/hub')) expect(res.status, link).toBe(200);
+        const url = link.url.replace(BASE_URL, demoServer.url);
+        const got = await fetch(url);
+        if (!link.post) expect(got.status, link.url).toBe(200);
+        else {
+          expect(got.status, `GET ${link.url}`).not.toBe(200);
+          expect((await fetch(url, { method: 'POST', body: '' })).status, `POST ${link.url}`).not.toBe(404);
+        }
       }
       expect(printed).toMatch(/This is the bundled demo .*\n {2}npx review-data init /);
     } finally {

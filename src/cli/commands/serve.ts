@@ -53,9 +53,12 @@ export const serveCommand: CliCommand = {
         : []),
       `  JSON Feed    ${u.feedJson}`,
       `  Atom         ${u.feedXml}`,
-      `  WebSub hub   ${u.hub}`,
-      `  MCP          ${u.mcp}`,
       `  OpenAPI      ${u.openapi}`,
+      // Endpoints a program POSTs to: marked so, apart from the links a browser opens (GET answers 405).
+      'For programs (POST, not pages):',
+      `  MCP          POST ${u.mcp}`,
+      `  WebSub hub   POST ${u.hub}`,
+      ...(config.GOOGLE_PUSH_TOKEN ? [`  Google push  POST ${u.base}/api/sync/google?token=<GOOGLE_PUSH_TOKEN>`] : []),
       anotherPort(config.PORT),
       ...(view.business.demo
         ? [
