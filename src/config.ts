@@ -2,9 +2,14 @@ import { isIPv4 } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])])
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no'])], { error: 'must be true or false (or yes/no, 1/0)' })
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'yes');
-const int = (min: number) => z.coerce.number().int().min(min);
+/** A whole number setting; whatever is wrong with a value, the message says what is expected. */
+const int = (min: number, max?: number) => {
+  const expected = `must be a whole number ${max === undefined ? `of ${min} or more` : `from ${min} to ${max}`}`;
+  const n = z.coerce.number({ error: expected }).int(expected).min(min, expected);
+  return max === undefined ? n : n.max(max, expected);
+};
 
 /**
  * A platform endpoint (contract §3.2): https, or http on a loopback address (a local proxy, a test
@@ -27,7 +32,7 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/reviews.db';
  */
 export const ConfigSchema = z
   .object({
-    PORT: int(0).max(65535).default(8080),
+    PORT: int(0, 65535).default(8080),
     HOST: z.string().min(1).default('127.0.0.1'),
     BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
@@ -168,7 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string 
   }
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])} (--${flagName(String(i.path[0]))}): ${i.message}`);
+    // The value as given, so "PORT (--port): must be a whole number from 0 to 65535 (got "abc")" says both.
+    const got = (key: string) =>
+      typeof raw[key] === 'string' && !/TOKEN|SECRET|KEY|DATABASE_URL/.test(key) ? ` (got ${JSON.stringify(raw[key])})` : '';
+    const lines = parsed.error.issues.map(
+      (i) => `  ${String(i.path[0])} (--${flagName(String(i.path[0]))}): ${i.message}${got(String(i.path[0]))}`,
+    );
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;

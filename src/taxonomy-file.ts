@@ -11,7 +11,13 @@ export async function loadTaxonomyFile(file: string | undefined): Promise<Taxono
   try {
     json = JSON.parse(await fs.readFile(file, 'utf8'));
   } catch (e) {
-    throw new ConfigError(`INSIGHTS_TAXONOMY_FILE ${file}: ${(e as Error).message}`, { cause: e });
+    const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new ConfigError(
+      missing ? `INSIGHTS_TAXONOMY_FILE: no such file: ${file}` : `INSIGHTS_TAXONOMY_FILE ${file}: ${(e as Error).message}`,
+      {
+        cause: e,
+      },
+    );
   }
   const list = Array.isArray(json) ? json : [json];
   return list.map((t, i) => {

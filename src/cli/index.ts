@@ -83,6 +83,21 @@ function storageFailure(e: unknown): string | null {
   return null;
 }
 
+/** Words people type for a command by another name: `start` as in `npm start`. */
+const OTHER_NAMES: Readonly<Record<string, string>> = { start: 'serve', run: 'serve', server: 'serve', load: 'import' };
+
+/** What an unknown first word is called, with the command or option it most likely meant. */
+function unknownCommand(name: string): string {
+  if (name.startsWith('-')) {
+    const guess = nearest(name.replace(/^-+/, ''), ['version', 'help']);
+    return `unknown option '${name}'${guess ? ` (did you mean '--${guess}'?)` : ''}; options come after a command`;
+  }
+  const other = OTHER_NAMES[name.toLowerCase()];
+  if (other) return `unknown command '${name}' (did you mean '${other}'?${other === 'serve' ? " 'npm start' runs it too" : ''})`;
+  const guess = nearest(name, [...COMMANDS.map((c) => c.name), 'version', 'help']);
+  return `unknown command '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}`;
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -96,11 +111,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    const guess = nearest(
-      name.replace(/^-+/, ''),
-      COMMANDS.map((c) => c.name),
-    );
-    io.stderr.write(`review-data: unknown command '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}\n\n${await help()}\n`);
+    io.stderr.write(`review-data: ${unknownCommand(name)}\n\n${await help()}\n`);
     return 2;
   }
   const command = await entry.load();
@@ -126,6 +137,12 @@ function failed(name: string, usage: string, e: unknown, io: CliIo): number {
   if (e instanceof ConfigError || e instanceof OperatorError || (e instanceof Error && e.name === 'DatabaseOpenError')) {
     io.stderr.write(`review-data ${name}: ${e.message}\n`);
     return 2;
+  }
+  // A file named on the command line (or in a setting) that is not there: said plainly, no stack.
+  const errno = e as NodeJS.ErrnoException;
+  if (errno?.code === 'ENOENT' && typeof errno.path === 'string') {
+    io.stderr.write(`review-data ${name}: no such file: ${errno.path}\n`);
+    return 1;
   }
   const storage = storageFailure(e);
   if (storage) {

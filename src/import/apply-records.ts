@@ -4,7 +4,7 @@ import type { IncomingReview } from '../domain/import-plan.js';
 import type { ImportInput, ImportSummary, ReviewStore } from '../domain/ports.js';
 import type { RawFile } from './raw-records.js';
 import { resolveMentions } from './resolve-mentions.js';
-import { templateWarnings } from './template-values.js';
+import { templateProblems } from './template-values.js';
 import { toIncoming, validateFiles, type ImportProblem, type ValidatedImport } from './validate-records.js';
 
 export interface ApplyOptions {
@@ -18,8 +18,10 @@ export interface ApplyOptions {
   strict?: boolean;
   /** `--allow-unknown-mentions`: a mention that names no catalog entry is dropped with a note, not a problem. */
   allowUnknownMentions?: boolean;
-  /** The example business `init` writes: a business still holding its contact details gets a warning. */
+  /** The example business `init` writes: a business that still holds its values is refused. */
   template?: Business;
+  /** `--allow-example-values`: the template's values are published with a note instead. */
+  allowExampleValues?: boolean;
   demo?: boolean;
   dryRun?: boolean;
   onProgress?: (phase: 'validate' | 'write', done: number, total: number) => void;
@@ -67,7 +69,7 @@ export async function applyRecords(
 
 /**
  * Mentions are matched against the catalog that will be stored: the file's, else the stored one, which
- * is returned. Their problems and notes, and the template's notes, join the import's.
+ * is returned. Their problems and notes, and the example values `init` wrote (problems or notes), join the import's.
  */
 async function resolveCatalog(
   store: ReviewStore,
@@ -84,8 +86,11 @@ async function resolveCatalog(
   });
   for (const p of mentions.problems) problems.push(p);
   for (const w of mentions.warnings) warnings.push(w);
-  if (validated.business && options.template && !options.demo)
-    for (const w of templateWarnings(validated.business, options.template)) warnings.push({ ...w, file: validated.businessFile ?? w.file });
+  if (validated.business && options.template && !options.demo) {
+    const allowed = options.allowExampleValues === true;
+    const found = templateProblems(validated.business, options.template, validated.businessFile ?? 'business', allowed);
+    for (const p of found) (allowed ? warnings : problems).push(p);
+  }
   return business;
 }
 

@@ -4,7 +4,7 @@ import type { Business } from '../domain/business.js';
 import type { ImportSummary, ReviewStore } from '../domain/ports.js';
 import { applyRecords } from './apply-records.js';
 import { normalizeHeader, parseColumnMap } from './header-synonyms.js';
-import { expandInputs, type InputFile } from './input-files.js';
+import { expandInputs, unreadable, type InputFile } from './input-files.js';
 import { formatOf, readRecords, type ImportFormat, type RawFile, type ReadOptions } from './raw-records.js';
 import type { DateOrder } from './sheet-values.js';
 import type { ImportProblem } from './validate-records.js';
@@ -28,8 +28,10 @@ export interface ImportOptions {
   strict?: boolean;
   /** `--allow-unknown-mentions`: a mention that names no catalog entry is dropped with a note, not a problem. */
   allowUnknownMentions?: boolean;
-  /** The example business `init` writes: a business still holding its contact details gets a warning. */
+  /** The example business `init` writes: a business that still holds its values is refused. */
   template?: Business;
+  /** `--allow-example-values`: the template's values are published with a note instead. */
+  allowExampleValues?: boolean;
   /** This is the bundled demo (only the server's demo loader says so). */
   demo?: boolean;
   /** Called as records are read and validated, then as they are written. */
@@ -92,9 +94,7 @@ async function readInput(input: InputFile, options: ImportOptions, map: ColumnMa
   try {
     bytes = await fs.readFile(input.file);
   } catch (e) {
-    reading.problems.push(
-      fileProblem(input.name, `cannot read ${input.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`),
-    );
+    reading.problems.push(fileProblem(input.name, unreadable(input.file, e as NodeJS.ErrnoException)));
     return;
   }
   try {

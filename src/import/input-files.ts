@@ -40,7 +40,7 @@ export async function expandInputs(args: string[]): Promise<{ inputs: InputFile[
   for (const arg of args) {
     const stat = await fs.stat(arg).catch((e: NodeJS.ErrnoException) => e);
     if (stat instanceof Error) {
-      problems.push({ file: path.basename(arg), record: 0, path: '', message: `cannot read ${arg}: ${stat.code ?? stat.message}` });
+      problems.push({ file: path.basename(arg), record: 0, path: '', message: unreadable(arg, stat) });
     } else if (stat.isDirectory()) {
       const entries = await fs.readdir(arg, { recursive: true, withFileTypes: true });
       const found = entries
@@ -68,4 +68,12 @@ export async function expandInputs(args: string[]): Promise<{ inputs: InputFile[
     }
   }
   return { inputs, problems, skipped };
+}
+
+/** Why a file could not be read, in words: "no such file: /path", not "ENOENT". */
+export function unreadable(file: string, e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOENT') return `no such file: ${file}`;
+  if (e.code === 'EACCES' || e.code === 'EPERM') return `no permission to read ${file}`;
+  if (e.code === 'EISDIR') return `${file} is a folder`;
+  return `cannot read ${file}: ${e.code ?? e.message}`;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_KEYS, flagName } from '../../src/config.js';
 import type { Review } from '../../src/domain/review.js';
 import { fixtureImportDocument, MARKERS, UNPUBLISHED_IDS, writeFixtureImportFile } from '../support/fixture.js';
 import { ordered, publishedReviews } from '../http/expected.js';
@@ -322,13 +323,21 @@ describe('npm start semantics (DEMO_ON_EMPTY)', () => {
       // The start-up message: every link answers, and the next command is plain text, not a log field.
       const printed = demoServer.output().stdout;
       expect(printed).not.toContain('{id}');
-      const links = [...printed.matchAll(/http:\/\/\S+/g)].map((m) => m[0].replace(/[),]$/, ''));
-      expect(links.length).toBeGreaterThan(8);
+      // A link a browser opens answers GET; an endpoint a program POSTs to is marked POST.
+      const links = [...printed.matchAll(/(POST )?(http:\/\/\S+)/g)].map((m) => ({
+        post: m[1] !== undefined,
+        url: m[2]!.replace(/[),]$/, ''),
+      }));
+      expect(links.filter((l) => !l.post).length).toBeGreaterThan(8);
+      expect(links.filter((l) => l.post).map((l) => new URL(l.url).pathname)).toEqual(['/mcp', '/api/websub/hub']);
       for (const link of links) {
-        const res = await fetch(link.replace(BASE_URL, demoServer.url), {
-          method: link.endsWith('/mcp') || link.endsWith('/hub') ? 'HEAD' : 'GET',
-        });
-        if (!link.endsWith('/mcp') && !link.endsWith('/hub')) expect(res.status, link).toBe(200);
+        const url = link.url.replace(BASE_URL, demoServer.url);
+        const got = await fetch(url);
+        if (!link.post) expect(got.status, link.url).toBe(200);
+        else {
+          expect(got.status, `GET ${link.url}`).not.toBe(200);
+          expect((await fetch(url, { method: 'POST', body: '' })).status, `POST ${link.url}`).not.toBe(404);
+        }
       }
       expect(printed).toMatch(/This is the bundled demo .*\n {2}npx review-data init /);
     } finally {
@@ -350,5 +359,62 @@ describe('the command line helps a newcomer', () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/unknown option --assume-verifed \(did you mean --assume-verified\?\)/);
     expect(flag.stderr).not.toMatch(/place it at the end of the command after '--'/);
+    const typoed = await runCli(['--verison'], env);
+    expect(typoed.code).toBe(2);
+    expect(typoed.stderr).toMatch(/unknown option '--verison' \(did you mean '--version'\?\)/);
+    const start = await runCli(['start'], env);
+    expect(start.code).toBe(2);
+    expect(start.stderr).toMatch(/unknown command 'start' \(did you mean 'serve'\?/);
   }, 60_000);
+
+  it('says what a numeric setting expects, naming it, and a missing file plainly: no stack trace', async () => {
+    const flag = await runCli(['serve', '--port', 'abc'], env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/PORT \(--port\): must be a whole number from 0 to 65535 \(got "abc"\)/);
+    const variable = await runCli(['serve'], { ...env, PORT: 'abc', SNAPSHOT_POLL_MS: '-1' });
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toMatch(/PORT \(--port\): must be a whole number from 0 to 65535 \(got "abc"\)/);
+    expect(variable.stderr).toMatch(/SNAPSHOT_POLL_MS \(--snapshot-poll-ms\): must be a whole number of 0 or more \(got "-1"\)/);
+    const missing = file('no-such-reviews.csv');
+    const imported = await runCli(['import', '--assume-verified', missing], env);
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain(`no such file: ${missing}`);
+    expect(imported.stderr).not.toContain('ENOENT');
+    const ca = await runCli(['serve', '--port', '0'], { ...env, WEBSUB_CA_FILE: file('no-such-ca.pem') });
+    expect(ca.code).toBe(2);
+    expect(ca.stderr).toContain(`WEBSUB_CA_FILE: no such file: ${file('no-such-ca.pem')}`);
+    for (const r of [flag, variable, imported, ca]) expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it('describes every option in serve --help, and names the same options in --help as the README synopsis', async () => {
+    const serve = await runCli(['serve', '--help'], env);
+    expect(serve.code).toBe(0);
+    for (const key of CONFIG_KEYS) {
+      const flag = `--${flagName(key)}`;
+      // The flag, its value, and words on what it does (on its line or the next).
+      expect(serve.stdout, flag).toMatch(new RegExp(`\\n  ${flag} \\S+\\s+\\w[^\\n]{8,}`));
+    }
+    const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const synopsis = /<!-- doc-test: synopsis -->\s*```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const documented = new Map<string, Set<string>>();
+    let command = '';
+    for (const line of synopsis.split('\n')) {
+      command = /^npx review-data ([a-z-]+)/.exec(line)?.[1] ?? command;
+      const flags = documented.get(command) ?? new Set<string>();
+      for (const f of line.replace(/#.*$/, '').match(/--[a-z][a-z-]*/g) ?? []) flags.add(f);
+      documented.set(command, flags);
+    }
+    expect([...documented.keys()].sort()).toEqual(
+      ['backup', 'connect', 'eval-absa', 'export', 'import', 'init', 'serve', 'subscriptions', 'sync', 'train-absa'].sort(),
+    );
+    for (const [name, flags] of documented) {
+      const help = await runCli([name, '--help'], env);
+      expect(help.code, name).toBe(0);
+      const offered = new Set((help.stdout.match(/--[a-z][a-z-]*/g) ?? []).filter((f) => f !== '--help'));
+      for (const f of flags) expect(offered, `README: ${name} ${f}`).toContain(f);
+      // The README says once that every command opening the database takes --database-url; serve lists all.
+      if (name === 'serve') continue;
+      for (const f of offered) if (f !== '--database-url') expect(flags, `${name} --help: ${f}`).toContain(f);
+    }
+  }, 120_000);
 });

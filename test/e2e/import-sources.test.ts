@@ -199,6 +199,24 @@ describe('spreadsheets', () => {
       { id: 'J-1', author: { name: 'Pia Holm' }, rating: 4, text: 'Quiet new boiler.', title: 'Boiler swap', date: '2024-05-02' },
     ]);
   }, 60_000);
+
+  it('reads a Comments column as the text; reviews in an ignored column stop the import with the --map that reads them', async () => {
+    const db = database();
+    const comments = path.join(tmp, 'comments.csv');
+    await fs.writeFile(comments, 'Date,Rating,Customer,Comments\n2024-05-02,5,Pia Holm,Quiet new boiler and a tidy crew.\n');
+    const read = await db.cli('import', '--assume-verified', comments);
+    expect(read.code, output(read)).toBe(0);
+    expect((await db.exported()).reviews).toMatchObject([{ text: 'Quiet new boiler and a tidy crew.' }]);
+
+    const feedback = path.join(tmp, 'feedback.csv');
+    await fs.writeFile(feedback, 'Date,Rating,Customer,Feedback\n2024-05-03,4,Sam Ode,Found the leak in twenty minutes.\n');
+    const refused = await db.cli('import', '--assume-verified', feedback);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/feedback\.csv: line 1: no column gives text .*"Feedback" was ignored: .*add --map "Feedback=text"/);
+    const mapped = await db.cli('import', '--assume-verified', '--map', 'Feedback=text', feedback);
+    expect(mapped.code, output(mapped)).toBe(0);
+    expect((await db.exported()).reviews.map((r) => r.text)).toContain('Found the leak in twenty minutes.');
+  }, 60_000);
 });
 
 describe('from the demo to your own business', () => {
@@ -228,7 +246,13 @@ describe('from the demo to your own business', () => {
       expect(doc.business, k).toHaveProperty(k);
     expect((await db.cli('init', target)).code).toBe(1); // never overwrites without --force
 
-    const r = await db.cli('import', target, path.join(ROOT, 'examples', 'reviews-spreadsheet.csv'), '--assume-verified');
+    const r = await db.cli(
+      'import',
+      target,
+      path.join(ROOT, 'examples', 'reviews-spreadsheet.csv'),
+      '--assume-verified',
+      '--allow-example-values',
+    );
     expect(r.code, output(r)).toBe(0);
     expect(r.stdout).toMatch(/business added/);
     const exported = await db.exported();
@@ -445,13 +469,52 @@ describe("mentions by name, and a business's problems where they are", () => {
     expect(bad.stderr).toMatch(/line 7, column \d+: business\.same_as\.1 must be an http or https URL/);
   }, 60_000);
 
-  it('warns when business.json still holds the demo values that init wrote', async () => {
+  it('refuses business.json while it holds the example values init wrote, naming each field, unless --allow-example-values', async () => {
     const db = database();
     const target = path.join(tmp, 'untouched-business.json');
     expect((await db.cli('init', target)).code).toBe(0);
-    const r = await db.cli('import', target);
-    expect(r.code, output(r)).toBe(0);
-    expect(r.stderr).toMatch(/business still holds the example values that 'review-data init' wrote .*telephone ".+".*address ".+"/);
+    const written = JSON.parse(await fs.readFile(target, 'utf8')) as { business: Record<string, unknown> };
+    const refused = await db.cli('import', target);
+    expect(refused.code, output(refused)).toBe(1);
+    expect(refused.stderr).toMatch(/import failed: .*nothing was written/);
+    // Every field init wrote is named, with its example value.
+    for (const field of ['id', 'name', 'description', 'url', 'telephone', 'email', 'geo', 'categories', 'opening_hours'])
+      expect(refused.stderr, field).toMatch(new RegExp(`untouched-business\\.json: .*business\\.${field} is still the example value`));
+    for (const field of [
+      'address.street',
+      'address.locality',
+      'address.postal_code',
+      'services.0',
+      'technicians.1',
+      'service_areas.0',
+      'same_as.1',
+    ])
+      expect(refused.stderr, field).toContain(`business.${field} is still the example value`);
+    expect(refused.stderr).toContain(`business.telephone is still the example value "${String(written.business.telephone)}"`);
+    expect(refused.stderr).toMatch(/field\(s\) still hold the example values .*or pass --allow-example-values/);
+    expect((await db.exported()).business?.id).toBe('unknown'); // the placeholder: nothing was stored
+
+    // Edited contact details and catalog: only what is left of the examples is named.
+    const own = {
+      ...written.business,
+      id: 'quill-creek-heating',
+      name: 'Quill Creek Heating',
+      telephone: '+1-555-0100',
+      address: { street: '1 Main St', locality: 'Quill Creek', region: 'CO', postal_code: '80000', country: 'US' },
+    };
+    await fs.writeFile(target, JSON.stringify({ business: own }));
+    const partly = await db.cli('import', '--dry-run', target);
+    expect(partly.code).toBe(1);
+    expect(partly.stderr).toContain('business.email is still the example value');
+    expect(partly.stderr).not.toMatch(/business\.(id|name|telephone|address\.\w+) is still/);
+
+    const allowed = await db.cli('import', target, '--allow-example-values');
+    expect(allowed.code, output(allowed)).toBe(0);
+    expect(allowed.stderr).toMatch(
+      /business fields [^;]*email[^;]* hold the example values .*published as they are \(--allow-example-values\)/,
+    );
+    expect(allowed.stderr).not.toMatch(/business fields [^;]*telephone/);
+    expect((await db.exported()).business?.id).toBe('quill-creek-heating');
   }, 60_000);
 });
 

@@ -89,6 +89,8 @@ describe('live sync with Google on SQLite (contract §3.2)', () => {
     expect((await runCli(['import', OWN], { ...CLEAN, DATABASE_URL: db, LOG_LEVEL: 'warn' })).code).toBe(0);
     const env = googleEnv(google, db, { GOOGLE_PUSH_TOKEN: PUSH_TOKEN, METRICS_TOKEN: 'metrics-token' });
     const server = await start('sync', env);
+    // The start-up message marks the push endpoint as POST, without the token itself.
+    expect(server.output()).toContain(`Google push  POST ${server.origin}/api/sync/google?token=<GOOGLE_PUSH_TOKEN>`);
 
     await eventually('all 70 Google reviews served', 20_000, async () => (await served(server)).size === 72);
     expect((await served(server)).get('qcr-1')?.source.platform).toBe('website');

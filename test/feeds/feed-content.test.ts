@@ -5,13 +5,16 @@ import {
   escapeHtml,
   feedDescription,
   feedLanguage,
+  feedTitle,
   isAbsoluteHttpUrl,
   reviewContentHtml,
   reviewContentText,
   reviewTags,
   reviewTitle,
 } from '../../src/feeds/feed-content.js';
-import { makeReview, makeView, manyReviews } from '../support/feed-fixture.js';
+import { renderAtomFeed } from '../../src/feeds/atom.js';
+import { renderJsonFeed } from '../../src/feeds/json-feed.js';
+import { FIXTURE_BUSINESS, makeReview, makeView, manyReviews } from '../support/feed-fixture.js';
 import { stripInvalidXmlChars } from '../../src/feeds/xml-chars.js';
 
 const base = { id: 'r1', date: '2024-05-01' };
@@ -103,6 +106,30 @@ describe('feed metadata', () => {
     expect(feedDescription(makeView([makeReview({ ...base, rating: 4 })]))).toBe(
       'Verified customer reviews of Brightline Plumbing & Air: 4 out of 5 from 1 review.',
     );
+  });
+  it('says so in both feeds while the demo or sample reviews are served, and only then', () => {
+    const one = [makeReview({ ...base, rating: 4 })];
+    const demo = makeView(one, { ...FIXTURE_BUSINESS, demo: true });
+    const samples = makeView([
+      ...one,
+      makeReview({ id: 'sample-1', date: '2024-05-02' }),
+      makeReview({ id: 'sample-2', date: '2024-05-03' }),
+    ]);
+    const own = makeView(one);
+    expect(feedTitle(demo)).toBe('Brightline Plumbing & Air reviews (demo: an invented business)');
+    expect(feedDescription(demo)).toMatch(/^Demo: an invented business and made-up reviews/);
+    expect(feedTitle(samples)).toBe('Brightline Plumbing & Air reviews (with sample reviews)');
+    expect(feedDescription(samples)).toMatch(/^2 of these reviews are invented samples/);
+    expect(feedTitle(own)).toBe('Brightline Plumbing & Air reviews');
+    expect(feedDescription(own)).not.toMatch(/demo|sample|invented/i);
+    // As the two formats carry them: JSON Feed title and description, Atom title and subtitle.
+    const json = JSON.parse(renderJsonFeed(demo)) as { title: string; description: string };
+    expect(json.title).toContain('(demo: an invented business)');
+    expect(json.description).toMatch(/^Demo: /);
+    const atom = renderAtomFeed(demo);
+    expect(atom).toContain('<title type="text">Brightline Plumbing &amp; Air reviews (demo: an invented business)</title>');
+    expect(atom).toMatch(/<subtitle type="text">Demo: an invented business/);
+    expect(renderAtomFeed(own)).not.toMatch(/demo/i);
   });
   it('picks the most common language, ties alphabetically, en by default', () => {
     const langs = (...l: (string | null)[]) => l.map((language, i) => makeReview({ id: `r${i}`, date: '2024-01-01', language }));

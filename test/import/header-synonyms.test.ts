@@ -34,6 +34,10 @@ describe('the header synonym table (contract §3.1)', () => {
     for (const field of IMPORT_FIELDS) expect(fieldOfHeader(field)).toBe(field);
     expect(fieldOfHeader('Mood')).toBeUndefined();
   });
+  it('knows the common names of the review text column', () => {
+    for (const name of ['Comments', 'Review Comments', 'review_comment', 'Customer Comments', 'Customer Review'])
+      expect(fieldOfHeader(name), name).toBe('text');
+  });
   it('gives no name to two fields', () => {
     const seen = new Map<string, string>();
     for (const field of IMPORT_FIELDS)

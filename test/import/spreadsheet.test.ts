@@ -83,6 +83,27 @@ describe('readSpreadsheet', () => {
     expect(out.problems.every((p) => p.line === 1)).toBe(true);
     expect(out.records[0]!.skip).toEqual(expect.arrayContaining(['rating', 'date', 'author.name', 'id']));
   });
+  it('reads a "Comments" column as the review text', () => {
+    const out = readSpreadsheet('Date,Rating,Customer,Comments\n2024-01-02,5,Ann,Fixed the boiler in an hour\n');
+    expect(out.problems).toEqual([]);
+    expect(out.records[0]!.value).toMatchObject({ text: 'Fixed the boiler in an hour' });
+  });
+  it('stops a file whose reviews sit in an ignored column, naming the --map that reads them', () => {
+    const csv = 'Date,Rating,Customer,Job Ref,Feedback\n2024-01-02,5,Ann,J1,Fixed the boiler in an hour\n2024-01-03,4,Bo,J2,Good\n';
+    const out = readSpreadsheet(csv);
+    expect(out.problems).toHaveLength(1);
+    expect(out.problems[0]).toMatchObject({ line: 1, path: 'text' });
+    expect(out.problems[0]!.message).toMatch(/no column gives text .*the columns "Job Ref", "Feedback" were ignored/);
+    expect(out.problems[0]!.message).toContain('--map "Feedback=text"');
+    expect(out.problems[0]!.message).toContain('--map "Feedback=-"');
+    // The --map it names reads the reviews; dropping the column imports the ratings alone.
+    expect(readSpreadsheet(csv, { map: parseColumnMap('Feedback=text').map }).problems).toEqual([]);
+    expect(readSpreadsheet(csv, { map: parseColumnMap('Feedback=-').map }).problems).toEqual([]);
+    // Ignored columns of short cells leave a ratings-only file alone (a note, as before).
+    const short = readSpreadsheet('Date,Rating,Customer,Job Ref\n2024-01-02,5,Ann,J1\n');
+    expect(short.problems).toEqual([]);
+    expect(short.warnings).toHaveLength(1);
+  });
   it('names a million unknown columns in one bounded note, and reads thousands of duplicate columns in linear time', () => {
     const wide = ['Name', 'Stars', 'Date', ...Array.from({ length: 1_000_000 }, (_, i) => `x${i}`)];
     const out = readSpreadsheet(`${wide.join(',')}\n${['Al', '5', '2024-01-01', ...Array<string>(1_000_000).fill('')].join(',')}\n`);

@@ -87,7 +87,8 @@ export const connectCommand: CliCommand = {
       );
     }
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be a whole number from 0 to 65535 (got ${JSON.stringify(values.port)})`);
     const config = loadConfig(io.env, { 'database-url': values['database-url'] });
     const client = googleClient(config);
     if (!client)

@@ -15,7 +15,7 @@ import { withStore } from './database.js';
 // Below this many records an import is instant and a bar would only flicker.
 const PROGRESS_MIN_RECORDS = 2000;
 
-/** The demo business, whose values `init` writes as examples: an import that still holds them is warned. */
+/** The demo business, whose values `init` writes as examples: an import that still holds them is refused. */
 async function initTemplate(): Promise<Business | undefined> {
   try {
     const doc = JSON.parse(await fs.readFile(path.join(PACKAGE_ROOT, 'examples', 'demo', 'dataset.json'), 'utf8')) as { business: unknown };
@@ -39,6 +39,7 @@ function parseImportArgs(argv: string[], cwd: string): { options: ImportOptions;
     sheet: { type: 'string' },
     strict: { type: 'boolean', default: false },
     'allow-unknown-mentions': { type: 'boolean', default: false },
+    'allow-example-values': { type: 'boolean', default: false },
     'database-url': { type: 'string' },
   });
   if (positionals.length === 0) throw new UsageError('name at least one FILE to import');
@@ -67,6 +68,7 @@ function parseImportArgs(argv: string[], cwd: string): { options: ImportOptions;
     ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
     ...(values.strict ? { strict: true } : {}),
     ...(values['allow-unknown-mentions'] ? { allowUnknownMentions: true } : {}),
+    ...(values['allow-example-values'] ? { allowExampleValues: true } : {}),
   };
   return { options, databaseUrl: values['database-url'] };
 }
@@ -99,7 +101,7 @@ export const importCommand: CliCommand = {
   usage: [
     'review-data import FILE|FOLDER... [--format json|jsonl|csv|gbp|xlsx] [--replace] [--assume-verified] [--dry-run]',
     '                   [--map "Column Name=field,..."] [--delimiter ";"] [--date-format MDY|DMY|YMD] [--platform NAME]',
-    '                   [--sheet NAME] [--strict] [--allow-unknown-mentions] [--database-url URL]',
+    '                   [--sheet NAME] [--strict] [--allow-unknown-mentions] [--allow-example-values] [--database-url URL]',
     '  Upserts by id. --replace makes the stored reviews equal to the files. All or nothing: any invalid',
     '  record means nothing is written, and every problem is listed. --dry-run validates and prints the',
     '  summary without writing. Known exports (Google Takeout, Trustpilot, Yelp Fusion, Facebook ratings,',
@@ -108,8 +110,10 @@ export const importCommand: CliCommand = {
     '  ("user.name=author.name"; "Column=-" drops one). Columns and keys that give no field are listed and',
     '  ignored; --strict refuses them. Mentions are catalog ids, names or aliases; one that names nothing is',
     '  a problem unless --allow-unknown-mentions. --sheet picks an .xlsx sheet (the first by default). A',
-    '  FOLDER (Google Takeout) stands for the review JSON files in it. The first import of your own data',
-    '  removes the bundled demo, and your own reviews remove the sample ones.',
+    '  FOLDER (Google Takeout) stands for the review JSON files in it. A business that still holds an',
+    "  example value 'review-data init' wrote (the demo's phone, address, ...) is refused, each field named,",
+    '  unless --allow-example-values (trying the steps out). The first import of your own data removes the',
+    '  bundled demo, and your own reviews remove the sample ones.',
   ].join('\n'),
   async run(argv, io) {
     const { options, databaseUrl } = parseImportArgs(argv, io.cwd);

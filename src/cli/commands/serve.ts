@@ -1,9 +1,11 @@
+import fs from 'node:fs/promises';
 import net from 'node:net';
-import { CONFIG_KEYS, flagName, loadConfig } from '../../config.js';
+import { CONFIG_KEYS, flagName, loadConfig, type Config } from '../../config.js';
 import { createServer } from '../../server.js';
 import { parseCommandArgs } from '../args.js';
 import { OperatorError, type CliCommand } from '../command.js';
 import { createLogger } from '../logger.js';
+import { serveUsage } from './serve-options.js';
 
 const options = Object.fromEntries(CONFIG_KEYS.map((k) => [flagName(k), { type: 'string' as const }]));
 
@@ -16,10 +18,13 @@ function anotherPort(port: number): string {
 export const serveCommand: CliCommand = {
   name: 'serve',
   summary: 'serve the REST API, feeds, WebSub hub and MCP endpoint',
-  usage: `review-data serve [${CONFIG_KEYS.map((k) => `--${flagName(k)} V`).join('] [')}]\n  Each flag overrides the environment variable of the same name (PORT, HOST, BASE_URL, DATABASE_URL, ...).`,
+  get usage() {
+    return serveUsage();
+  },
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, options, false);
     const config = loadConfig(io.env, values as Record<string, string | undefined>);
+    await checkFiles(config);
     const log = createLogger(config.LOG_LEVEL, io.stderr);
     // Said at once, before seconds of start-up work (opening the store, the insights worker).
     await probePort(config.HOST, config.PORT);
@@ -48,9 +53,12 @@ export const serveCommand: CliCommand = {
         : []),
       `  JSON Feed    ${u.feedJson}`,
       `  Atom         ${u.feedXml}`,
-      `  WebSub hub   ${u.hub}`,
-      `  MCP          ${u.mcp}`,
       `  OpenAPI      ${u.openapi}`,
+      // Endpoints a program POSTs to: marked so, apart from the links a browser opens (GET answers 405).
+      'For programs (POST, not pages):',
+      `  MCP          POST ${u.mcp}`,
+      `  WebSub hub   POST ${u.hub}`,
+      ...(config.GOOGLE_PUSH_TOKEN ? [`  Google push  POST ${u.base}/api/sync/google?token=<GOOGLE_PUSH_TOKEN>`] : []),
       anotherPort(config.PORT),
       ...(view.business.demo
         ? [
@@ -82,6 +90,20 @@ export const serveCommand: CliCommand = {
     return 0;
   },
 };
+
+/**
+ * The files settings name, checked before start-up (contract §8: what to change, one line): a missing
+ * WEBSUB_CA_FILE would otherwise surface only as failed deliveries, long after the start.
+ */
+async function checkFiles(config: Config): Promise<void> {
+  const file = config.WEBSUB_CA_FILE;
+  if (file === undefined) return;
+  const text = await fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
+    throw new OperatorError(e.code === 'ENOENT' ? `WEBSUB_CA_FILE: no such file: ${file}` : `WEBSUB_CA_FILE ${file}: ${e.message}`);
+  });
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new OperatorError(`WEBSUB_CA_FILE ${file} holds no PEM certificate ("-----BEGIN CERTIFICATE-----")`);
+}
 
 /** A listen failure as what to change (contract §8), e.g. another process on the port. */
 function listenFailure(e: NodeJS.ErrnoException, host: string, port: number): Error {

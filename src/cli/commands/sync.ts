@@ -66,7 +66,8 @@ export const syncCommand: CliCommand = {
       throw new UsageError(`name one platform: ${SYNC_SOURCES.join(' or ')}, or status${guess ? ` (did you mean '${guess}'?)` : ''}`);
     }
     const waitMs = Number(values['wait-seconds']) * 1000;
-    if (!Number.isFinite(waitMs) || waitMs < 0) throw new UsageError('--wait-seconds must be a number of seconds');
+    if (!Number.isFinite(waitMs) || waitMs < 0)
+      throw new UsageError(`--wait-seconds must be a number of seconds, 0 or more (got ${JSON.stringify(values['wait-seconds'])})`);
     const config = loadConfig(io.env, { 'database-url': values['database-url'] });
 
     const result = await withStore(io, values['database-url'], async (store, handle) => {
