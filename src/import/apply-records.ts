@@ -88,8 +88,10 @@ async function resolveCatalog(
   for (const w of mentions.warnings) warnings.push(w);
   if (validated.business && options.template && !options.demo) {
     const allowed = options.allowExampleValues === true;
-    const found = templateProblems(validated.business, options.template, validated.businessFile ?? 'business', allowed);
-    for (const p of found) (allowed ? warnings : problems).push(p);
+    const file = validated.businessFile ?? 'business';
+    const found = templateProblems(validated.business, options.template, await store.business(), file, allowed);
+    problems.push(...found.problems);
+    warnings.push(...found.notes);
   }
   return business;
 }

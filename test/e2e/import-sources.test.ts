@@ -477,19 +477,26 @@ describe("mentions by name, and a business's problems where they are", () => {
     const refused = await db.cli('import', target);
     expect(refused.code, output(refused)).toBe(1);
     expect(refused.stderr).toMatch(/import failed: .*nothing was written/);
-    // Every field init wrote is named, with its example value.
-    for (const field of ['id', 'name', 'description', 'url', 'telephone', 'email', 'geo', 'categories', 'opening_hours'])
-      expect(refused.stderr, field).toMatch(new RegExp(`untouched-business\\.json: .*business\\.${field} is still the example value`));
+    // Every identifying field init wrote is named, with its example value; the rest is one note.
+    for (const field of ['id', 'name', 'url', 'telephone', 'email', 'address.street', 'address.postal_code', 'same_as.1'])
+      expect(refused.stderr, field).toMatch(
+        new RegExp(`untouched-business\\.json: .*business\\.${field.replace('.', '\\.')} is still the example value`),
+      );
     for (const field of [
-      'address.street',
+      'description',
+      'geo',
+      'categories',
+      'opening_hours',
       'address.locality',
-      'address.postal_code',
       'services.0',
       'technicians.1',
       'service_areas.0',
-      'same_as.1',
-    ])
-      expect(refused.stderr, field).toContain(`business.${field} is still the example value`);
+    ]) {
+      expect(refused.stderr, field).not.toContain(`business.${field} is still the example value`);
+      expect(refused.stderr, field).toMatch(
+        new RegExp(`business fields [^;]*\\b${field.replace('.', '\\.')}\\b[^;]* hold the example values`),
+      );
+    }
     expect(refused.stderr).toContain(`business.telephone is still the example value "${String(written.business.telephone)}"`);
     expect(refused.stderr).toMatch(/field\(s\) still hold the example values .*or pass --allow-example-values/);
     expect((await db.exported()).business?.id).toBe('unknown'); // the placeholder: nothing was stored
@@ -508,6 +515,14 @@ describe("mentions by name, and a business's problems where they are", () => {
     expect(partly.stderr).toContain('business.email is still the example value');
     expect(partly.stderr).not.toMatch(/business\.(id|name|telephone|address\.\w+) is still/);
 
+    // The example description, hours and catalog of a real business of the same trade are only noted.
+    const identified = { ...own, email: 'office@quillcreekheating.example', url: 'https://quillcreekheating.example/', same_as: [] };
+    await fs.writeFile(target, JSON.stringify({ business: identified }));
+    const noted = await db.cli('import', '--dry-run', target);
+    expect(noted.code, output(noted)).toBe(0);
+    expect(noted.stderr).toMatch(/business fields [^;]*opening_hours[^;]* hold the example values .*published as they are/);
+
+    await fs.writeFile(target, JSON.stringify({ business: own }));
     const allowed = await db.cli('import', target, '--allow-example-values');
     expect(allowed.code, output(allowed)).toBe(0);
     expect(allowed.stderr).toMatch(
@@ -515,6 +530,13 @@ describe("mentions by name, and a business's problems where they are", () => {
     );
     expect(allowed.stderr).not.toMatch(/business fields [^;]*telephone/);
     expect((await db.exported()).business?.id).toBe('quill-creek-heating');
+
+    // What the stored business already publishes is not reported again: an export imported back is a no-op.
+    const exportFile = path.join(tmp, 'example-values-export.json');
+    expect((await db.cli('export', exportFile)).code).toBe(0);
+    const back = await db.cli('import', exportFile, '--replace');
+    expect(back.code, output(back)).toBe(0);
+    expect(back.stderr).not.toMatch(/example value/);
   }, 60_000);
 });
 
