@@ -175,7 +175,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     strictPreflight: false,
     maxAge: 86400,
   });
-  const examples = createExampleSource(deps.exampleData, deps.urls);
+  const examples = createExampleSource(deps.exampleData, deps.urls, (err) =>
+    app.log.warn({ err }, 'the OpenAPI examples could not be computed from the demo dataset: the description is served without them'),
+  );
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -53,11 +53,13 @@ function parse(body: Buffer): unknown {
 
 /**
  * The examples of one app, computed from `read()` (the demo, as server.ts reads it) with the first
- * request for the description; none when there is nothing to read them from.
+ * request for the description; none when there is nothing to read them from, or when reading fails (a
+ * deployment without the demo dataset): the description is served without them, `onError` told once.
  */
 export function createExampleSource(
   read: (() => Promise<DatasetState>) | undefined,
   urls: ServiceUrls,
+  onError: (error: unknown) => void = () => undefined,
 ): { load(): Promise<OpenApiExamples>; get(operationId: string): unknown } {
   let examples: OpenApiExamples = new Map();
   let loading: Promise<OpenApiExamples> | undefined;
@@ -69,9 +71,9 @@ export function createExampleSource(
         .then(
           (built) => (examples = built),
           (error: unknown) => {
-            // Tried again with the next request for the description.
-            loading = undefined;
-            throw error;
+            // Examples are documentation: their absence never fails the description, nor is it retried.
+            onError(error);
+            return examples;
           },
         );
       return loading;

@@ -138,3 +138,29 @@ describe('the OpenAPI examples are the demo server’s answers', () => {
     expect(same.get('getReview')).toEqual(await SERVED.getReview!('application/json'));
   });
 });
+
+describe('the OpenAPI description without the demo dataset', () => {
+  it('is served without examples, and the failure is read once, not on every request', async () => {
+    let reads = 0;
+    const exampleData = () => {
+      reads++;
+      return Promise.reject(new Error('examples/demo/dataset.json: no such file'));
+    };
+    const { app } = await createTestApp(undefined, { exampleData });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const served = await request(app, '/.well-known/openapi.json');
+        expect(served.status).toBe(200);
+        const doc = json<{ paths: Paths }>(served);
+        const examples = Object.values(doc.paths)
+          .flatMap((item) => Object.values(item))
+          .flatMap((op) => Object.values(op.responses['200']?.content ?? {}))
+          .filter((c) => c.example !== undefined);
+        expect(examples).toEqual([]);
+      }
+      expect(reads).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
