@@ -10,3 +10,10 @@ export const SAMPLE_ID_PREFIX = 'sample-';
 export function isSampleReviewId(id: string): boolean {
   return id.startsWith(SAMPLE_ID_PREFIX);
 }
+
+/** How many of `reviews` are samples: what the pages' banner and the feeds' titles say. */
+export function sampleReviewCount(reviews: readonly { id: string }[]): number {
+  let n = 0;
+  for (const r of reviews) if (isSampleReviewId(r.id)) n++;
+  return n;
+}

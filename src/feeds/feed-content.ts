@@ -1,6 +1,6 @@
 import type { Review } from '../domain/review.js';
 import type { PublishedView } from '../domain/published-view.js';
-import { isSampleReviewId } from '../domain/sample.js';
+import { sampleReviewCount } from '../domain/sample.js';
 import { stripInvalidXmlChars } from './xml-chars.js';
 
 /**
@@ -30,32 +30,20 @@ export function businessName(view: PublishedView): string {
   return oneLine(view.business.name);
 }
 
-/** Sample reviews served, counted once per view (the two feeds share it). */
-const sampleCounts = new WeakMap<PublishedView, number>();
-function sampleCount(view: PublishedView): number {
-  let n = sampleCounts.get(view);
-  if (n === undefined) {
-    n = 0;
-    for (const r of view.reviews) if (isSampleReviewId(r.id)) n++;
-    sampleCounts.set(view, n);
-  }
-  return n;
-}
-
 /**
  * The feeds say what the pages' banner says while the data is invented (contract §3.1, the demo is
  * marked as such): a reader subscribed to the demo, or to sample reviews, is not told they are real.
  */
 export function feedTitle(view: PublishedView): string {
   if (view.business.demo === true) return `${businessName(view)} reviews (demo: an invented business)`;
-  if (sampleCount(view) > 0) return `${businessName(view)} reviews (with sample reviews)`;
+  if (sampleReviewCount(view.reviews) > 0) return `${businessName(view)} reviews (with sample reviews)`;
   return `${businessName(view)} reviews`;
 }
 
 export function feedDescription(view: PublishedView): string {
   const { rating_value, review_count } = view.aggregate;
   const name = businessName(view);
-  const samples = sampleCount(view);
+  const samples = sampleReviewCount(view.reviews);
   const invented =
     view.business.demo === true
       ? 'Demo: an invented business and made-up reviews, to show what Review Data Service publishes. '

@@ -1,5 +1,5 @@
 import type { PublishedView } from '../domain/published-view.js';
-import { isSampleReviewId } from '../domain/sample.js';
+import { sampleReviewCount } from '../domain/sample.js';
 import { plural } from './format.js';
 
 /** What a page says about invented data: the bundled demo, or sample reviews beside the business's own. */
@@ -8,18 +8,9 @@ export interface SiteNotice {
   samples: number;
 }
 
-const notices = new WeakMap<PublishedView, SiteNotice>();
-
-/** Computed once per published view (a snapshot's pages share it). */
+/** The notice of a published view (site-context.ts keeps it once per snapshot, in its memo). */
 export function siteNotice(view: PublishedView): SiteNotice {
-  let notice = notices.get(view);
-  if (!notice) {
-    let samples = 0;
-    for (const r of view.reviews) if (isSampleReviewId(r.id)) samples++;
-    notice = { demo: view.business.demo === true, samples };
-    notices.set(view, notice);
-  }
-  return notice;
+  return { demo: view.business.demo === true, samples: sampleReviewCount(view.reviews) };
 }
 
 /**

@@ -3,7 +3,6 @@ import type { EntityInsight } from '../../insights/schema.js';
 import { ReviewCard } from '../components/review-card.js';
 import { formatRating, percent, plural } from '../format.js';
 import { Layout } from '../layout.js';
-import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 
 export type CatalogKind = 'technicians' | 'services' | 'areas';
@@ -40,7 +39,7 @@ export function CatalogPage({ ctx, entry, reviews, insight }: Props) {
     <Layout
       urls={urls}
       businessName={business.name}
-      notice={siteNotice(ctx.view)}
+      notice={ctx.notice}
       title={`${entry.name} · ${KIND_NOUN[entry.kind]} · ${business.name} reviews`}
       description={`What customers of ${business.name} say about ${entry.name}: ${plural(reviews.length, 'review')}.`}
       canonical={`${urls.base}/${entry.kind}/${encodeURIComponent(entry.id)}`}

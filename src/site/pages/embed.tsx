@@ -2,7 +2,6 @@ import type { ServiceUrls } from '../../domain/urls.js';
 import { RatingSummary } from '../components/rating-summary.js';
 import { ReviewCard } from '../components/review-card.js';
 import { plural } from '../format.js';
-import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 
 export const EMBED_DEFAULT = 3;
@@ -38,7 +37,7 @@ export function EmbedPage({ ctx, limit, urls }: { ctx: SiteContext; limit: numbe
           <p class="muted embed-count">
             Showing the {shown.length} newest of {plural(aggregate.review_count, 'verified review')}
           </p>
-          {siteNotice(ctx.view).demo ? (
+          {ctx.notice.demo ? (
             <p class="notice-inline">
               <strong>Demo:</strong> an invented business with made-up reviews.
             </p>

@@ -4,7 +4,6 @@ import { RatingSummary } from '../components/rating-summary.js';
 import { ReviewCard } from '../components/review-card.js';
 import { plural } from '../format.js';
 import { Layout } from '../layout.js';
-import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 import { businessJsonLd, JSON_LD_REVIEWS } from '../structured-data.js';
 
@@ -22,7 +21,7 @@ export function HomePage({ ctx }: { ctx: SiteContext }) {
     <Layout
       urls={urls}
       businessName={business.name}
-      notice={siteNotice(ctx.view)}
+      notice={ctx.notice}
       title={`${business.name}: customer reviews`}
       description={`${business.name}: ${aggregate.rating_value} out of 5 from ${plural(aggregate.review_count, 'verified review')}.${business.description ? ` ${business.description}` : ''}`}
       canonical={`${urls.base}/`}

@@ -1,5 +1,4 @@
 import { Layout } from '../layout.js';
-import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 
 /** The HTML 404 of the site's paths: says nothing about what was asked for. */
@@ -9,7 +8,7 @@ export function NotFoundPage({ ctx, what }: { ctx: SiteContext; what: string }) 
     <Layout
       urls={urls}
       businessName={business.name}
-      notice={siteNotice(ctx.view)}
+      notice={ctx.notice}
       title={`Not found · ${business.name}`}
       description="Page not found."
       canonical={`${urls.base}/`}

@@ -3,7 +3,6 @@ import { isAbsoluteHttpUrl } from '../../feeds/feed-content.js';
 import { ReviewCard, reviewHeading } from '../components/review-card.js';
 import { platformName } from '../format.js';
 import { Layout } from '../layout.js';
-import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 import { reviewJsonLd } from '../structured-data.js';
 
@@ -16,7 +15,7 @@ export function ReviewPage({ ctx, review }: { ctx: SiteContext; review: Review }
     <Layout
       urls={urls}
       businessName={business.name}
-      notice={siteNotice(ctx.view)}
+      notice={ctx.notice}
       title={`${heading} · ${review.rating}/5 · ${business.name}`}
       description={`A verified ${review.rating}-star review of ${business.name} by ${review.author.name}, ${review.date}.`}
       canonical={urls.reviewPage(review.id)}

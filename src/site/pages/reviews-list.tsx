@@ -4,7 +4,6 @@ import { SEARCH_LIMIT_DEFAULT, SORTS, type SearchParams } from '../../domain/sea
 import { ReviewCard } from '../components/review-card.js';
 import { plural } from '../format.js';
 import { Layout } from '../layout.js';
-import { siteNotice } from '../notice.js';
 import type { SiteContext } from '../site-context.js';
 
 interface Props {
@@ -77,7 +76,7 @@ export function ReviewsListPage(p: Props) {
     <Layout
       urls={urls}
       businessName={business.name}
-      notice={siteNotice(p.ctx.view)}
+      notice={p.ctx.notice}
       title={`Reviews of ${business.name}`}
       description={`All ${aggregate.review_count} verified customer reviews of ${business.name}, with filters by rating, date, technician and service.`}
       canonical={`${urls.base}/reviews`}
