@@ -4,6 +4,7 @@ import { IndexedSpace, WordTable } from './feature-space.js';
 import {
   carrierClauses,
   detectionFeatures,
+  MeanVectors,
   polarityFeatures,
   segmentsOf,
   spaceWords,
@@ -99,7 +100,7 @@ export function modelFromParts(
     const f = detectionSpace.lookup('u', word);
     return f < 0 ? 0 : Math.max(0, bank[f * k + aspect] as number);
   };
-  const scratch = parts.embeddings ? new Float64Array(parts.embeddings.dims) : undefined;
+  const means = parts.embeddings ? new MeanVectors(parts.embeddings) : undefined;
   const prepared = new WeakMap<Span, SpanWords<number>>();
   const prepare = (span: Span): SpanWords<number> => {
     let p = prepared.get(span);
@@ -110,7 +111,7 @@ export function modelFromParts(
   /** Every detector's probability for a span, times `factor`, kept in `p` where higher. */
   const score = (span: Span, p: Float64Array, factor: number): void => {
     detectionSpace.begin();
-    detectionFeatures(span, prepare(span), detectionWords, parts.embeddings, scratch);
+    detectionFeatures(span, prepare(span), detectionWords, parts.embeddings, means);
     const x = detectionSpace.vector();
     z.set(bias);
     for (let i = 0; i < x.indices.length; i++) {
@@ -141,7 +142,7 @@ export function modelFromParts(
       const j = aspects.indexOf(aspect);
       const carriers = carrierClauses(span, p, aspect, (w) => (j < 0 ? 0 : unigramWeight(j, w)));
       polaritySpace.begin();
-      polarityFeatures(span, p, polarityWords, aspect, carriers, parts.embeddings, scratch);
+      polarityFeatures(span, p, polarityWords, aspect, carriers, parts.embeddings, means);
       const probs = probabilities(parts.polarityModel, polaritySpace.vector());
       let best = 0;
       for (let c = 1; c < probs.length; c++) if ((probs[c] as number) > (probs[best] as number)) best = c;

@@ -348,6 +348,72 @@ function entities<W>(span: Span, sw: SpaceWords<W>, start: number, end: number, 
   }
 }
 
+/**
+ * Sums the vectors of the non-stop words of [start, end) into `out[at, at + dims)` (zeros) and divides
+ * by their count: their mean. Returns the count (0: no word has a vector).
+ */
+function meanVector(span: Span, start: number, end: number, table: EmbeddingTable, out: Float64Array, at: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const k = i - span.from;
+    const w = span.words[k] ?? '';
+    if (span.terms[k] && !STOP.has(w) && addMeanVector(table, w, out, at)) n += 1;
+  }
+  if (n > 0) for (let d = at; d < at + table.dims; d++) out[d] = (out[d] as number) / n;
+  return n;
+}
+
+/** Token ranges below this many tokens key a range as one number. */
+const RANGE_KEY = 2 ** 26;
+
+/**
+ * The mean word vectors of one text's token ranges, each computed once: detection reads a sentence
+ * and each of its clauses, polarity the clauses carrying each detected aspect, often the same ranges
+ * again. A range's mean depends on its tokens only, so a sentence and its clauses' spans share it.
+ * Holds the last text asked about, in one buffer reused from text to text (a model's state).
+ */
+export class MeanVectors {
+  private tokens: readonly Token[] | undefined;
+  /** Per range, where its mean starts in `pool`, or -1: no word of it has a vector. */
+  private readonly offsets = new Map<number, number>();
+  /** The means computed for the current text, one after another. */
+  pool: Float64Array;
+  private used = 0;
+
+  constructor(readonly table: EmbeddingTable) {
+    this.pool = new Float64Array(table.dims * 16);
+  }
+
+  /** Where the mean of [start, end) starts in `pool` (valid until the next text), or -1: no word has a vector. */
+  of(span: Span, start: number, end: number): number {
+    if (span.tokens !== this.tokens) {
+      this.tokens = span.tokens;
+      this.offsets.clear();
+      this.used = 0;
+    }
+    const key = start * RANGE_KEY + end;
+    let offset = this.offsets.get(key);
+    if (offset === undefined) {
+      offset = this.compute(span, start, end);
+      this.offsets.set(key, offset);
+    }
+    return offset;
+  }
+
+  private compute(span: Span, start: number, end: number): number {
+    const dims = this.table.dims;
+    if (this.used + dims > this.pool.length) {
+      const grown = new Float64Array(this.pool.length * 2);
+      grown.set(this.pool);
+      this.pool = grown;
+    }
+    this.pool.fill(0, this.used, this.used + dims);
+    if (meanVector(span, start, end, this.table, this.pool, this.used) === 0) return -1;
+    this.used += dims;
+    return this.used - dims;
+  }
+}
+
 /** The mean word vector of the non-stop words of [start, end), one feature per dimension. */
 function vector<W>(
   span: Span,
@@ -356,20 +422,22 @@ function vector<W>(
   end: number,
   template: 'v' | 'wv',
   table: EmbeddingTable | undefined,
-  scratch: Float64Array | undefined,
+  means: MeanVectors | undefined,
 ): void {
   if (!table) return;
-  const v = scratch && scratch.length === table.dims ? scratch.fill(0) : new Float64Array(table.dims);
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const k = i - span.from;
-    const w = span.words[k] ?? '';
-    if (span.terms[k] && !STOP.has(w) && addMeanVector(table, w, v)) n += 1;
+  let mean: Float64Array;
+  let at: number;
+  if (means && means.table === table) {
+    at = means.of(span, start, end);
+    mean = means.pool;
+  } else {
+    mean = new Float64Array(table.dims);
+    at = meanVector(span, start, end, table, mean, 0) > 0 ? 0 : -1;
   }
-  if (n === 0) return;
+  if (at < 0) return;
   const dims = sw.dims[template];
-  for (let d = 0; d < v.length; d++) {
-    const value = (v[d] as number) / n;
+  for (let d = 0; d < table.dims; d++) {
+    const value = mean[at + d] as number;
     const f = dims[d];
     if (value !== 0 && f !== undefined) sw.space.setResolved(f, value * 2);
   }
@@ -386,13 +454,13 @@ export function detectionFeatures<W>(
   words: SpanWords<W>,
   sw: SpaceWords<W>,
   table: EmbeddingTable | undefined,
-  scratch?: Float64Array,
+  means?: MeanVectors,
 ): void {
   const space = sw.space;
   ngrams(span, words, sw, span.from, span.to, 'u', 'b');
   lexicon(span, sw, span.from, span.to, '');
   entities(span, sw, span.from, span.to, '');
-  vector(span, sw, span.from, span.to, 'v', table, scratch);
+  vector(span, sw, span.from, span.to, 'v', table, means);
   for (const [aspect, c] of span.cues) {
     const a = named(sw, aspect);
     if (a === undefined) continue;
@@ -501,7 +569,7 @@ export function polarityFeatures<W>(
   aspect: string,
   carriers: readonly Clause[],
   table: EmbeddingTable | undefined,
-  scratch?: Float64Array,
+  means?: MeanVectors,
 ): void {
   const a = named(sw, aspect);
   if (a !== undefined) sw.space.set('A', 1, a);
@@ -514,7 +582,7 @@ export function polarityFeatures<W>(
       if (w !== undefined) sw.space.set('a', 1, a, w);
     }
   }
-  vector(span, sw, start, end, 'wv', table, scratch);
+  vector(span, sw, start, end, 'wv', table, means);
   if (span.clauses.length > 1 && carriers.length < span.clauses.length) setFixed(sw, PARTIAL);
   ruleFeatures(span, sw, aspect, a);
   ratingFeatures(span, sw, a, sign);
