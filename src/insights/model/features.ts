@@ -64,8 +64,6 @@ export function buildSpan(
   to: number,
   compiled: CompiledTaxonomy,
   context: SentenceContext = {},
-  /** The cue matches over [from, to), when the caller has them (a segment of a sentence). */
-  cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
 ): Span {
   const terms: string[] = [];
   const words: string[] = [];
@@ -74,10 +72,25 @@ export function buildSpan(
     terms.push(termOf(t));
     words.push(t.lemma);
   }
+  return assembleSpan({ tokens, from, to, terms, words, matches: compiled.matcher.match(tokens, from, to) }, compiled, context);
+}
+
+/** What a span is built from that a sentence's clauses can take from the sentence: per token, and its cue matches. */
+interface SpanTokens {
+  tokens: readonly Token[];
+  from: number;
+  to: number;
+  terms: string[];
+  words: string[];
+  /** The cue matches over [from, to). */
+  matches: ReadonlyArray<CueMatch<CuePayload>>;
+}
+
+function assembleSpan(parts: SpanTokens, compiled: CompiledTaxonomy, context: SentenceContext): Span {
+  const { tokens, from, to, terms, words, matches } = parts;
   const clauses = splitClauses(tokens, from, to);
   const clauseAt = (i: number): Clause => clauses.find((c) => i >= c.start && i < c.end) ?? (clauses[clauses.length - 1] as Clause);
   const cues = new Map<string, { kinds: Set<string>; clauses: Set<Clause> }>();
-  const matches = cueMatches ?? compiled.matcher.match(tokens, from, to);
   for (const m of matches) {
     if (m.payload.type !== 'aspect' || clauses.length === 0) continue;
     const entry = cues.get(m.payload.aspect) ?? { kinds: new Set<string>(), clauses: new Set<Clause>() };
@@ -94,7 +107,7 @@ export function buildSpan(
     negated: negationScope(tokens, from, to),
     clauses,
     cues,
-    rules: analyzeSentence(tokens, from, to, compiled, matches),
+    rules: analyzeSentence(tokens, from, to, compiled, matches, clauses),
     context,
     compiled,
     matches,
@@ -117,8 +130,21 @@ export function segmentsOf(span: Span): Span[] {
       let terms = 0;
       for (let i = c.start; i < c.end; i++) if (span.terms[i - span.from]) terms += 1;
       if (terms < MIN_SEGMENT_TERMS) continue;
-      const within = span.matches.filter((m) => m.start >= c.start && m.end <= c.end);
-      const segment = buildSpan(span.tokens, c.start, c.end, span.compiled, span.context, within);
+      // A token's term and word do not depend on the span: the clause takes the sentence's.
+      const at = c.start - span.from;
+      const n = c.end - c.start;
+      const segment = assembleSpan(
+        {
+          tokens: span.tokens,
+          from: c.start,
+          to: c.end,
+          terms: span.terms.slice(at, at + n),
+          words: span.words.slice(at, at + n),
+          matches: span.matches.filter((m) => m.start >= c.start && m.end <= c.end),
+        },
+        span.compiled,
+        span.context,
+      );
       segment.segments = [];
       out.push(segment);
     }
