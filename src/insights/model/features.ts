@@ -27,6 +27,8 @@ export interface Span {
   terms: string[];
   /** Lemma of each token, lower-cased, for the word vectors. */
   words: string[];
+  /** AFINN-165 valence of each token (of its normal form, else its lemma), looked up once. */
+  valence: Array<number | undefined>;
   negated: Uint8Array;
   clauses: Clause[];
   /** Per aspect, the cue kinds the taxonomy matched and the clauses they sit in. */
@@ -67,12 +69,14 @@ export function buildSpan(
 ): Span {
   const terms: string[] = [];
   const words: string[] = [];
+  const valence: Array<number | undefined> = [];
   for (let i = from; i < to; i++) {
     const t = tokens[i] as Token;
     terms.push(termOf(t));
     words.push(t.lemma);
+    valence.push(afinn165[t.norm] ?? afinn165[t.lemma]);
   }
-  return assembleSpan({ tokens, from, to, terms, words, matches: compiled.matcher.match(tokens, from, to) }, compiled, context);
+  return assembleSpan({ tokens, from, to, terms, words, valence, matches: compiled.matcher.match(tokens, from, to) }, compiled, context);
 }
 
 /** What a span is built from that a sentence's clauses can take from the sentence: per token, and its cue matches. */
@@ -82,12 +86,13 @@ interface SpanTokens {
   to: number;
   terms: string[];
   words: string[];
+  valence: Array<number | undefined>;
   /** The cue matches over [from, to). */
   matches: ReadonlyArray<CueMatch<CuePayload>>;
 }
 
 function assembleSpan(parts: SpanTokens, compiled: CompiledTaxonomy, context: SentenceContext): Span {
-  const { tokens, from, to, terms, words, matches } = parts;
+  const { tokens, from, to, terms, words, valence, matches } = parts;
   const clauses = splitClauses(tokens, from, to);
   const clauseAt = (i: number): Clause => clauses.find((c) => i >= c.start && i < c.end) ?? (clauses[clauses.length - 1] as Clause);
   const cues = new Map<string, { kinds: Set<string>; clauses: Set<Clause> }>();
@@ -104,6 +109,7 @@ function assembleSpan(parts: SpanTokens, compiled: CompiledTaxonomy, context: Se
     to,
     terms,
     words,
+    valence,
     negated: negationScope(tokens, from, to),
     clauses,
     cues,
@@ -130,7 +136,7 @@ export function segmentsOf(span: Span): Span[] {
       let terms = 0;
       for (let i = c.start; i < c.end; i++) if (span.terms[i - span.from]) terms += 1;
       if (terms < MIN_SEGMENT_TERMS) continue;
-      // A token's term and word do not depend on the span: the clause takes the sentence's.
+      // A token's term, word and valence do not depend on the span: the clause takes the sentence's.
       const at = c.start - span.from;
       const n = c.end - c.start;
       const segment = assembleSpan(
@@ -140,6 +146,7 @@ export function segmentsOf(span: Span): Span[] {
           to: c.end,
           terms: span.terms.slice(at, at + n),
           words: span.words.slice(at, at + n),
+          valence: span.valence.slice(at, at + n),
           matches: span.matches.filter((m) => m.start >= c.start && m.end <= c.end),
         },
         span.compiled,
@@ -341,8 +348,7 @@ function lexicon<W>(span: Span, sw: SpaceWords<W>, start: number, end: number, p
   let flippedPos = 0;
   let flippedNeg = 0;
   for (let i = start; i < end; i++) {
-    const t = span.tokens[i] as Token;
-    const v = afinn165[t.norm] ?? afinn165[t.lemma];
+    const v = span.valence[i - span.from];
     if (v === undefined) continue;
     const negated = span.negated[i - span.from] === 1;
     if (v > 0 && negated) flippedPos += v;
