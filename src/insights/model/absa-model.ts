@@ -101,6 +101,7 @@ export function modelFromParts(
     return f < 0 ? 0 : Math.max(0, bank[f * k + aspect] as number);
   };
   const means = parts.embeddings ? new MeanVectors(parts.embeddings) : undefined;
+  // A sentence's words, kept for its judgements after its detection (its clauses' are used once).
   const prepared = new WeakMap<Span, SpanWords<number>>();
   const prepare = (span: Span): SpanWords<number> => {
     let p = prepared.get(span);
@@ -109,9 +110,9 @@ export function modelFromParts(
   };
   const z = new Float64Array(k);
   /** Every detector's probability for a span, times `factor`, kept in `p` where higher. */
-  const score = (span: Span, p: Float64Array, factor: number): void => {
+  const score = (span: Span, words: SpanWords<number>, p: Float64Array, factor: number): void => {
     detectionSpace.begin();
-    detectionFeatures(span, prepare(span), detectionWords, parts.embeddings, means);
+    detectionFeatures(span, words, detectionWords, parts.embeddings, means);
     const x = detectionSpace.vector();
     z.set(bias);
     for (let i = 0; i < x.indices.length; i++) {
@@ -130,9 +131,9 @@ export function modelFromParts(
     embeddings: parts.embeddings,
     detect(span) {
       const p = new Float64Array(k);
-      score(span, p, 1);
+      score(span, prepare(span), p, 1);
       const factor = meta.thresholds.segment;
-      if (factor !== undefined) for (const segment of segmentsOf(span)) score(segment, p, factor);
+      if (factor !== undefined) for (const segment of segmentsOf(span)) score(segment, spanWords(segment, detectionWords), p, factor);
       const out = new Map<string, number>();
       aspects.forEach((aspect, j) => out.set(aspect, p[j] as number));
       return out;
