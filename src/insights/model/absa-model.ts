@@ -122,6 +122,8 @@ export function modelFromParts(
     }
     for (let j = 0; j < k; j++) p[j] = Math.max(p[j] as number, factor * sigmoid(z[j] as number));
   };
+  /** Each detector's probability for the span being detected (read out before `detect` returns). */
+  const detected = new Float64Array(k);
   const pos = parts.polarities.indexOf('positive');
   const neg = parts.polarities.indexOf('negative');
 
@@ -130,7 +132,7 @@ export function modelFromParts(
     aspects,
     embeddings: parts.embeddings,
     detect(span) {
-      const p = new Float64Array(k);
+      const p = detected.fill(0);
       score(span, prepare(span), p, 1);
       const factor = meta.thresholds.segment;
       if (factor !== undefined) for (const segment of segmentsOf(span)) score(segment, spanWords(segment, detectionWords), p, factor);
