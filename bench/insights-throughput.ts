@@ -2,12 +2,16 @@
  * Insights pipeline speed: reviews analysed per second on one core, model load time and the
  * extra memory the learned model costs, against the cue rules alone in the same run.
  *
- *   npx tsx bench/insights-throughput.ts [--reviews 5000] [--mode model|rules|both]
+ *   npx tsx bench/insights-throughput.ts [--reviews 5000] [--mode model|rules|both] [--warm 0]
  *
  * Each mode runs in its own child process so RSS and load time are its own. The reviews are built
  * from the training corpus (three sentences each), so the text is home-services text. Besides the wall
  * clock it reports reviews per CPU second of the process, which a busy machine disturbs much less
  * (the compute is single-threaded: one core).
+ *
+ * `--warm N` analyses N other reviews after loading and before the measured ones: the first thousand
+ * or so reviews of a process run while V8 is still optimising the code, so a short run from cold
+ * measures mostly that.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -16,7 +20,12 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const { values } = parseArgs({
-  options: { reviews: { type: 'string', default: '5000' }, mode: { type: 'string', default: 'both' }, child: { type: 'boolean' } },
+  options: {
+    reviews: { type: 'string', default: '5000' },
+    mode: { type: 'string', default: 'both' },
+    warm: { type: 'string', default: '0' },
+    child: { type: 'boolean' },
+  },
 });
 const count = Number(values.reviews);
 
@@ -44,6 +53,8 @@ async function child(mode: 'model' | 'rules'): Promise<void> {
   engine.compute(mkView(build(3, 'warm')));
   const load = performance.now() - t0;
   const rss1 = process.memoryUsage().rss;
+  const warm = Number(values.warm);
+  if (warm > 0) engine.compute(mkView(build(warm, 'pre', count)));
   const view = mkView(build(count, 'r'));
   const t1 = performance.now();
   const cpu1 = process.cpuUsage();
@@ -57,6 +68,7 @@ async function child(mode: 'model' | 'rules'): Promise<void> {
     JSON.stringify({
       mode,
       reviews: count,
+      warm,
       reviews_per_second: Math.round(count / seconds),
       reviews_per_cpu_second: Math.round(count / cpuSeconds),
       load_ms: Math.round(load),
@@ -66,7 +78,8 @@ async function child(mode: 'model' | 'rules'): Promise<void> {
   );
 }
 
-function build(n: number, prefix: string) {
+/** `n` reviews of three corpus sentences each, from the `skip`-th review of the corpus on. */
+function build(n: number, prefix: string, skip = 0) {
   const dir = new URL('../data/absa/train/', import.meta.url);
   const sentences = readdirSync(dir)
     .sort()
@@ -77,7 +90,7 @@ function build(n: number, prefix: string) {
         .map((l) => (JSON.parse(l) as { text: string }).text),
     );
   return Array.from({ length: n }, (_, i) => {
-    const text = [0, 1, 2].map((k) => sentences[(i * 3 + k) % sentences.length]).join(' ');
+    const text = [0, 1, 2].map((k) => sentences[((i + skip) * 3 + k) % sentences.length]).join(' ');
     const date = `2025-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`;
     return {
       id: `${prefix}${i}`,
@@ -102,7 +115,18 @@ else {
   for (const mode of modes) {
     const out = execFileSync(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', '--mode', mode, '--reviews', String(count)],
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--child',
+        '--mode',
+        mode,
+        '--reviews',
+        String(count),
+        '--warm',
+        String(values.warm),
+      ],
       { encoding: 'utf8' },
     );
     process.stdout.write(out);

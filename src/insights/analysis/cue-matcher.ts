@@ -51,7 +51,10 @@ function entityMatches(type: string, t: Token): boolean {
 
 function tokenMatches(step: Exclude<Step, { kind: 'gap' }>, t: Token): boolean {
   // wink's normal form rewrites some spellings ("through" becomes "thru"): the raw word counts too.
-  if (step.words.has(t.norm) || step.words.has(t.lemma) || step.words.has(t.lower)) return true;
+  // (Most tokens' three forms are one word: it is looked up once.)
+  if (step.words.has(t.norm)) return true;
+  if (t.lemma !== t.norm && step.words.has(t.lemma)) return true;
+  if (t.lower !== t.norm && t.lower !== t.lemma && step.words.has(t.lower)) return true;
   for (const p of step.prefixes) if (t.norm.startsWith(p)) return true;
   for (const e of step.entities) if (entityMatches(e, t)) return true;
   return false;

@@ -173,7 +173,7 @@ function sortCues(matches: ReadonlyArray<CueMatch<CuePayload>>): Cues {
 /** What the opinions of one sentence are read against. */
 interface Reading {
   tokens: readonly Token[];
-  clauses: Clause[];
+  clauses: readonly Clause[];
   opinions: Opinion[];
   /** Tokens already read by a cue. */
   covered: Set<number>;
@@ -285,9 +285,10 @@ export function analyzeSentence(
   compiled: CompiledTaxonomy,
   /** The taxonomy's cue matches over [from, to), when the caller has them already. */
   cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
+  /** splitClauses(tokens, from, to), when the caller has it already. */
+  clauses: readonly Clause[] = splitClauses(tokens, from, to),
 ): SentenceOpinions {
   const band = compiled.taxonomy.neutral_band ?? DEFAULT_NEUTRAL_BAND;
-  const clauses = splitClauses(tokens, from, to);
   const cues = sortCues(cueMatches ?? compiled.matcher.match(tokens, from, to));
   // Opinions: polar aspect cues, then domain cues and idioms, then the word lexicon on what is left.
   const r: Reading = { tokens, clauses, opinions: [], covered: new Set() };

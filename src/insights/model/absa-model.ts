@@ -4,6 +4,7 @@ import { IndexedSpace, WordTable } from './feature-space.js';
 import {
   carrierClauses,
   detectionFeatures,
+  MeanVectors,
   polarityFeatures,
   segmentsOf,
   spaceWords,
@@ -99,7 +100,8 @@ export function modelFromParts(
     const f = detectionSpace.lookup('u', word);
     return f < 0 ? 0 : Math.max(0, bank[f * k + aspect] as number);
   };
-  const scratch = parts.embeddings ? new Float64Array(parts.embeddings.dims) : undefined;
+  const means = parts.embeddings ? new MeanVectors(parts.embeddings) : undefined;
+  // A sentence's words, kept for its judgements after its detection (its clauses' are used once).
   const prepared = new WeakMap<Span, SpanWords<number>>();
   const prepare = (span: Span): SpanWords<number> => {
     let p = prepared.get(span);
@@ -108,9 +110,9 @@ export function modelFromParts(
   };
   const z = new Float64Array(k);
   /** Every detector's probability for a span, times `factor`, kept in `p` where higher. */
-  const score = (span: Span, p: Float64Array, factor: number): void => {
+  const score = (span: Span, words: SpanWords<number>, p: Float64Array, factor: number): void => {
     detectionSpace.begin();
-    detectionFeatures(span, prepare(span), detectionWords, parts.embeddings, scratch);
+    detectionFeatures(span, words, detectionWords, parts.embeddings, means);
     const x = detectionSpace.vector();
     z.set(bias);
     for (let i = 0; i < x.indices.length; i++) {
@@ -120,6 +122,8 @@ export function modelFromParts(
     }
     for (let j = 0; j < k; j++) p[j] = Math.max(p[j] as number, factor * sigmoid(z[j] as number));
   };
+  /** Each detector's probability for the span being detected (read out before `detect` returns). */
+  const detected = new Float64Array(k);
   const pos = parts.polarities.indexOf('positive');
   const neg = parts.polarities.indexOf('negative');
 
@@ -128,10 +132,10 @@ export function modelFromParts(
     aspects,
     embeddings: parts.embeddings,
     detect(span) {
-      const p = new Float64Array(k);
-      score(span, p, 1);
+      const p = detected.fill(0);
+      score(span, prepare(span), p, 1);
       const factor = meta.thresholds.segment;
-      if (factor !== undefined) for (const segment of segmentsOf(span)) score(segment, p, factor);
+      if (factor !== undefined) for (const segment of segmentsOf(span)) score(segment, spanWords(segment, detectionWords), p, factor);
       const out = new Map<string, number>();
       aspects.forEach((aspect, j) => out.set(aspect, p[j] as number));
       return out;
@@ -141,7 +145,7 @@ export function modelFromParts(
       const j = aspects.indexOf(aspect);
       const carriers = carrierClauses(span, p, aspect, (w) => (j < 0 ? 0 : unigramWeight(j, w)));
       polaritySpace.begin();
-      polarityFeatures(span, p, polarityWords, aspect, carriers, parts.embeddings, scratch);
+      polarityFeatures(span, p, polarityWords, aspect, carriers, parts.embeddings, means);
       const probs = probabilities(parts.polarityModel, polaritySpace.vector());
       let best = 0;
       for (let c = 1; c < probs.length; c++) if ((probs[c] as number) > (probs[best] as number)) best = c;

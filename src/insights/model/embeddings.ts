@@ -27,12 +27,12 @@ export function loadEmbeddingTable(data: EmbeddingTableData): EmbeddingTable {
   return { dims: data.dims, index: new Map(data.words.map((w, i) => [w, i])), scales: Float64Array.from(data.scales), vectors };
 }
 
-/** Adds a word's vector to `sum`; false when the table has no such word. */
-export function addMeanVector(table: EmbeddingTable, word: string, sum: Float64Array): boolean {
+/** Adds a word's vector to `sum[at, at + dims)`; false when the table has no such word. */
+export function addMeanVector(table: EmbeddingTable, word: string, sum: Float64Array, at = 0): boolean {
   const i = table.index.get(word);
   if (i === undefined) return false;
   const scale = table.scales[i] as number;
   const base = i * table.dims;
-  for (let d = 0; d < table.dims; d++) sum[d] = (sum[d] as number) + (table.vectors[base + d] as number) * scale;
+  for (let d = 0; d < table.dims; d++) sum[at + d] = (sum[at + d] as number) + (table.vectors[base + d] as number) * scale;
   return true;
 }

@@ -90,6 +90,8 @@ export class NamingSpace implements FeatureSpace<string> {
 /** Word ids are below this, template indices below 32: (template, word) packs into one int32. */
 const WORDS = 2 ** 21;
 const NO_WORD = WORDS - 1;
+/** Int32s per slot of a FeatureTable: key hi, key lo, value. */
+const SLOT = 3;
 
 /** Words as integer ids, shared by the spaces of one model (a sentence's words are resolved once). */
 export class WordTable {
@@ -109,42 +111,47 @@ export class WordTable {
 }
 
 /**
- * (template, word, word) → feature index, open addressing over typed arrays: a look-up hashes two
- * integers and allocates nothing (a Map keyed by numbers past 2^31 boxes every key).
+ * (template, word, word) → feature index, open addressing over one typed array: a look-up hashes two
+ * integers and allocates nothing (a Map keyed by numbers past 2^31 boxes every key). A slot's key and
+ * value sit side by side, so a probe reads one cache line (most look-ups miss: a sentence's n-grams
+ * are mostly not features of the model).
  */
 class FeatureTable {
   private readonly mask: number;
-  private readonly hi: Int32Array;
-  private readonly lo: Int32Array;
-  private readonly value: Int32Array;
+  /** Per slot: key hi (-1: empty), key lo, value. */
+  private readonly slots: Int32Array;
 
   constructor(capacity: number) {
     let size = 16;
     while (size < capacity * 2) size *= 2;
     this.mask = size - 1;
-    this.hi = new Int32Array(size).fill(-1);
-    this.lo = new Int32Array(size);
-    this.value = new Int32Array(size);
+    this.slots = new Int32Array(size * SLOT).fill(-1);
   }
 
+  /** Where (hi, lo) is, or the empty slot where it would go, as an offset into `slots`. */
   private slot(hi: number, lo: number): number {
     let h = Math.imul(hi, 0x9e3779b1) ^ Math.imul(lo + 0x7f4a7c15, 0x85ebca77);
     h ^= h >>> 15;
     let i = h & this.mask;
-    while (this.hi[i] !== -1 && (this.hi[i] !== hi || this.lo[i] !== lo)) i = (i + 1) & this.mask;
-    return i;
+    const slots = this.slots;
+    for (;;) {
+      const at = i * SLOT;
+      const key = slots[at] as number;
+      if (key === -1 || (key === hi && slots[at + 1] === lo)) return at;
+      i = (i + 1) & this.mask;
+    }
   }
 
   put(hi: number, lo: number, value: number): void {
-    const i = this.slot(hi, lo);
-    this.hi[i] = hi;
-    this.lo[i] = lo;
-    this.value[i] = value;
+    const at = this.slot(hi, lo);
+    this.slots[at] = hi;
+    this.slots[at + 1] = lo;
+    this.slots[at + 2] = value;
   }
 
   get(hi: number, lo: number): number {
-    const i = this.slot(hi, lo);
-    return this.hi[i] === -1 ? -1 : (this.value[i] as number);
+    const at = this.slot(hi, lo);
+    return this.slots[at] === -1 ? -1 : (this.slots[at + 2] as number);
   }
 }
 

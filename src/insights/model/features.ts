@@ -27,6 +27,8 @@ export interface Span {
   terms: string[];
   /** Lemma of each token, lower-cased, for the word vectors. */
   words: string[];
+  /** AFINN-165 valence of each token (of its normal form, else its lemma), looked up once. */
+  valence: Array<number | undefined>;
   negated: Uint8Array;
   clauses: Clause[];
   /** Per aspect, the cue kinds the taxonomy matched and the clauses they sit in. */
@@ -64,20 +66,36 @@ export function buildSpan(
   to: number,
   compiled: CompiledTaxonomy,
   context: SentenceContext = {},
-  /** The cue matches over [from, to), when the caller has them (a segment of a sentence). */
-  cueMatches?: ReadonlyArray<CueMatch<CuePayload>>,
 ): Span {
   const terms: string[] = [];
   const words: string[] = [];
+  const valence: Array<number | undefined> = [];
   for (let i = from; i < to; i++) {
     const t = tokens[i] as Token;
     terms.push(termOf(t));
     words.push(t.lemma);
+    valence.push(afinn165[t.norm] ?? afinn165[t.lemma]);
   }
+  return assembleSpan({ tokens, from, to, terms, words, valence, matches: compiled.matcher.match(tokens, from, to) }, compiled, context);
+}
+
+/** What a span is built from that a sentence's clauses can take from the sentence: per token, and its cue matches. */
+interface SpanTokens {
+  tokens: readonly Token[];
+  from: number;
+  to: number;
+  terms: string[];
+  words: string[];
+  valence: Array<number | undefined>;
+  /** The cue matches over [from, to). */
+  matches: ReadonlyArray<CueMatch<CuePayload>>;
+}
+
+function assembleSpan(parts: SpanTokens, compiled: CompiledTaxonomy, context: SentenceContext): Span {
+  const { tokens, from, to, terms, words, valence, matches } = parts;
   const clauses = splitClauses(tokens, from, to);
   const clauseAt = (i: number): Clause => clauses.find((c) => i >= c.start && i < c.end) ?? (clauses[clauses.length - 1] as Clause);
   const cues = new Map<string, { kinds: Set<string>; clauses: Set<Clause> }>();
-  const matches = cueMatches ?? compiled.matcher.match(tokens, from, to);
   for (const m of matches) {
     if (m.payload.type !== 'aspect' || clauses.length === 0) continue;
     const entry = cues.get(m.payload.aspect) ?? { kinds: new Set<string>(), clauses: new Set<Clause>() };
@@ -91,10 +109,11 @@ export function buildSpan(
     to,
     terms,
     words,
+    valence,
     negated: negationScope(tokens, from, to),
     clauses,
     cues,
-    rules: analyzeSentence(tokens, from, to, compiled, matches),
+    rules: analyzeSentence(tokens, from, to, compiled, matches, clauses),
     context,
     compiled,
     matches,
@@ -117,8 +136,22 @@ export function segmentsOf(span: Span): Span[] {
       let terms = 0;
       for (let i = c.start; i < c.end; i++) if (span.terms[i - span.from]) terms += 1;
       if (terms < MIN_SEGMENT_TERMS) continue;
-      const within = span.matches.filter((m) => m.start >= c.start && m.end <= c.end);
-      const segment = buildSpan(span.tokens, c.start, c.end, span.compiled, span.context, within);
+      // A token's term, word and valence do not depend on the span: the clause takes the sentence's.
+      const at = c.start - span.from;
+      const n = c.end - c.start;
+      const segment = assembleSpan(
+        {
+          tokens: span.tokens,
+          from: c.start,
+          to: c.end,
+          terms: span.terms.slice(at, at + n),
+          words: span.words.slice(at, at + n),
+          valence: span.valence.slice(at, at + n),
+          matches: span.matches.filter((m) => m.start >= c.start && m.end <= c.end),
+        },
+        span.compiled,
+        span.context,
+      );
       segment.segments = [];
       out.push(segment);
     }
@@ -315,8 +348,7 @@ function lexicon<W>(span: Span, sw: SpaceWords<W>, start: number, end: number, p
   let flippedPos = 0;
   let flippedNeg = 0;
   for (let i = start; i < end; i++) {
-    const t = span.tokens[i] as Token;
-    const v = afinn165[t.norm] ?? afinn165[t.lemma];
+    const v = span.valence[i - span.from];
     if (v === undefined) continue;
     const negated = span.negated[i - span.from] === 1;
     if (v > 0 && negated) flippedPos += v;
@@ -348,6 +380,72 @@ function entities<W>(span: Span, sw: SpaceWords<W>, start: number, end: number, 
   }
 }
 
+/**
+ * Sums the vectors of the non-stop words of [start, end) into `out[at, at + dims)` (zeros) and divides
+ * by their count: their mean. Returns the count (0: no word has a vector).
+ */
+function meanVector(span: Span, start: number, end: number, table: EmbeddingTable, out: Float64Array, at: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const k = i - span.from;
+    const w = span.words[k] ?? '';
+    if (span.terms[k] && !STOP.has(w) && addMeanVector(table, w, out, at)) n += 1;
+  }
+  if (n > 0) for (let d = at; d < at + table.dims; d++) out[d] = (out[d] as number) / n;
+  return n;
+}
+
+/** Token ranges below this many tokens key a range as one number. */
+const RANGE_KEY = 2 ** 26;
+
+/**
+ * The mean word vectors of one text's token ranges, each computed once: detection reads a sentence
+ * and each of its clauses, polarity the clauses carrying each detected aspect, often the same ranges
+ * again. A range's mean depends on its tokens only, so a sentence and its clauses' spans share it.
+ * Holds the last text asked about, in one buffer reused from text to text (a model's state).
+ */
+export class MeanVectors {
+  private tokens: readonly Token[] | undefined;
+  /** Per range, where its mean starts in `pool`, or -1: no word of it has a vector. */
+  private readonly offsets = new Map<number, number>();
+  /** The means computed for the current text, one after another. */
+  pool: Float64Array;
+  private used = 0;
+
+  constructor(readonly table: EmbeddingTable) {
+    this.pool = new Float64Array(table.dims * 16);
+  }
+
+  /** Where the mean of [start, end) starts in `pool` (valid until the next text), or -1: no word has a vector. */
+  of(span: Span, start: number, end: number): number {
+    if (span.tokens !== this.tokens) {
+      this.tokens = span.tokens;
+      this.offsets.clear();
+      this.used = 0;
+    }
+    const key = start * RANGE_KEY + end;
+    let offset = this.offsets.get(key);
+    if (offset === undefined) {
+      offset = this.compute(span, start, end);
+      this.offsets.set(key, offset);
+    }
+    return offset;
+  }
+
+  private compute(span: Span, start: number, end: number): number {
+    const dims = this.table.dims;
+    if (this.used + dims > this.pool.length) {
+      const grown = new Float64Array(this.pool.length * 2);
+      grown.set(this.pool);
+      this.pool = grown;
+    }
+    this.pool.fill(0, this.used, this.used + dims);
+    if (meanVector(span, start, end, this.table, this.pool, this.used) === 0) return -1;
+    this.used += dims;
+    return this.used - dims;
+  }
+}
+
 /** The mean word vector of the non-stop words of [start, end), one feature per dimension. */
 function vector<W>(
   span: Span,
@@ -356,20 +454,22 @@ function vector<W>(
   end: number,
   template: 'v' | 'wv',
   table: EmbeddingTable | undefined,
-  scratch: Float64Array | undefined,
+  means: MeanVectors | undefined,
 ): void {
   if (!table) return;
-  const v = scratch && scratch.length === table.dims ? scratch.fill(0) : new Float64Array(table.dims);
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    const k = i - span.from;
-    const w = span.words[k] ?? '';
-    if (span.terms[k] && !STOP.has(w) && addMeanVector(table, w, v)) n += 1;
+  let mean: Float64Array;
+  let at: number;
+  if (means && means.table === table) {
+    at = means.of(span, start, end);
+    mean = means.pool;
+  } else {
+    mean = new Float64Array(table.dims);
+    at = meanVector(span, start, end, table, mean, 0) > 0 ? 0 : -1;
   }
-  if (n === 0) return;
+  if (at < 0) return;
   const dims = sw.dims[template];
-  for (let d = 0; d < v.length; d++) {
-    const value = (v[d] as number) / n;
+  for (let d = 0; d < table.dims; d++) {
+    const value = mean[at + d] as number;
     const f = dims[d];
     if (value !== 0 && f !== undefined) sw.space.setResolved(f, value * 2);
   }
@@ -386,13 +486,13 @@ export function detectionFeatures<W>(
   words: SpanWords<W>,
   sw: SpaceWords<W>,
   table: EmbeddingTable | undefined,
-  scratch?: Float64Array,
+  means?: MeanVectors,
 ): void {
   const space = sw.space;
   ngrams(span, words, sw, span.from, span.to, 'u', 'b');
   lexicon(span, sw, span.from, span.to, '');
   entities(span, sw, span.from, span.to, '');
-  vector(span, sw, span.from, span.to, 'v', table, scratch);
+  vector(span, sw, span.from, span.to, 'v', table, means);
   for (const [aspect, c] of span.cues) {
     const a = named(sw, aspect);
     if (a === undefined) continue;
@@ -501,7 +601,7 @@ export function polarityFeatures<W>(
   aspect: string,
   carriers: readonly Clause[],
   table: EmbeddingTable | undefined,
-  scratch?: Float64Array,
+  means?: MeanVectors,
 ): void {
   const a = named(sw, aspect);
   if (a !== undefined) sw.space.set('A', 1, a);
@@ -514,7 +614,7 @@ export function polarityFeatures<W>(
       if (w !== undefined) sw.space.set('a', 1, a, w);
     }
   }
-  vector(span, sw, start, end, 'wv', table, scratch);
+  vector(span, sw, start, end, 'wv', table, means);
   if (span.clauses.length > 1 && carriers.length < span.clauses.length) setFixed(sw, PARTIAL);
   ruleFeatures(span, sw, aspect, a);
   ratingFeatures(span, sw, a, sign);

@@ -10,9 +10,8 @@ import type { Span } from './features.js';
 export function judgeSpan(model: AbsaModel, span: Span, compiled: CompiledTaxonomy): LearnedJudgement[] {
   const out: LearnedJudgement[] = [];
   for (const [aspect, p] of model.detect(span)) if (p >= model.thresholds.detect) out.push(model.judge(span, aspect, p));
-  const modelled = new Set(model.aspects);
   for (const a of span.rules.aspects) {
-    if (modelled.has(a.aspect) || !compiled.taxonomy.aspects.some((x) => x.id === a.aspect)) continue;
+    if (model.aspects.includes(a.aspect) || !compiled.taxonomy.aspects.some((x) => x.id === a.aspect)) continue;
     out.push({ aspect: a.aspect, detection: 1, polarity: a.polarity, confidence: 1, score: Math.sign(a.score) });
   }
   return out;
