@@ -143,7 +143,7 @@ function readGenericSheet(rows: SheetRow[], header: string[], options: Spreadshe
   const match = matchHeaders(header, options.map);
   const fileProblem: FileProblem = (path, message) => problems.push({ record: 0, line: 1, path, message });
   checkHeaders(match, fileProblem, warnings);
-  checkTextColumn(rows, header, match, fileProblem);
+  checkTextColumn(rows, header, match, warnings);
   const order = options.dateFormat ?? decideDateOrder(rows, match, fileProblem);
   const records: RawRecord[] = [];
   for (let i = 1; i < rows.length; i++) {
@@ -185,12 +185,13 @@ function checkHeaders(match: HeaderMatch, fileProblem: FileProblem, warnings: Ra
 const SENTENCE_WORDS = 3;
 
 /**
- * A file where no column gives `text` while an ignored column holds sentences keeps its reviews under a
- * name the table lacks: imported, they would be published without their words. That is a problem naming
- * the ignored columns and the `--map` that reads the likeliest one (contract §3.1: nothing dropped
- * without a word). Ignored columns of short cells (a job number, a mood) leave a ratings-only file alone.
+ * A file where no column gives `text` while an ignored column holds sentences may keep its reviews under
+ * a name the table lacks: imported, they would be published without their words. The note on ignored
+ * columns then says so and names the `--map` that reads the likeliest one (contract §3.1: nothing
+ * dropped without a word, a real export's extra columns never block it, `--strict` refuses the file).
+ * Ignored columns of short cells (a job number, a mood) get the ordinary note only.
  */
-function checkTextColumn(rows: SheetRow[], header: string[], match: HeaderMatch, fileProblem: FileProblem): void {
+function checkTextColumn(rows: SheetRow[], header: string[], match: HeaderMatch, warnings: RawProblem[]): void {
   if (match.unknown.length === 0 || match.fields.includes('text')) return;
   const unknown = new Set(match.unknown);
   let best: { column: string; words: number } | undefined;
@@ -206,10 +207,12 @@ function checkTextColumn(rows: SheetRow[], header: string[], match: HeaderMatch,
     if (sentence && (!best || words > best.words)) best = { column, words };
   });
   if (!best) return;
-  fileProblem(
-    'text',
-    `no column gives text (the review's words), and ${match.unknown.length === 1 ? 'the column' : 'the columns'} ${someNames(match.unknown)} ${match.unknown.length === 1 ? 'was' : 'were'} ignored: if "${best.column}" holds the reviews, add --map "${best.column}=text"; if the file has no review text, --map "${best.column}=-" imports the ratings alone`,
-  );
+  warnings.push({
+    record: 0,
+    line: 1,
+    path: 'text',
+    message: `no column gives text (the review's words), and ${match.unknown.length === 1 ? 'the column' : 'the columns'} ${someNames(match.unknown)} ${match.unknown.length === 1 ? 'was' : 'were'} ignored: if "${best.column}" holds the reviews, add --map "${best.column}=text"; if the file has no review text, --map "${best.column}=-" imports the ratings alone`,
+  });
 }
 
 /** The day/month order, decided once per file from every date cell (contract §3.1); a problem when it cannot be. */

@@ -210,9 +210,13 @@ describe('spreadsheets', () => {
 
     const feedback = path.join(tmp, 'feedback.csv');
     await fs.writeFile(feedback, 'Date,Rating,Customer,Feedback\n2024-05-03,4,Sam Ode,Found the leak in twenty minutes.\n');
-    const refused = await db.cli('import', '--assume-verified', feedback);
+    const refused = await db.cli('import', '--assume-verified', '--strict', feedback);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/feedback\.csv: line 1: no column gives text .*"Feedback" was ignored: .*add --map "Feedback=text"/);
+    // Without --strict the extra column does not block the import: the same words, as a note.
+    const noted = await db.cli('import', '--assume-verified', '--dry-run', feedback);
+    expect(noted.code, output(noted)).toBe(0);
+    expect(noted.stderr).toMatch(/no column gives text .*add --map "Feedback=text"/);
     const mapped = await db.cli('import', '--assume-verified', '--map', 'Feedback=text', feedback);
     expect(mapped.code, output(mapped)).toBe(0);
     expect((await db.exported()).reviews.map((r) => r.text)).toContain('Found the leak in twenty minutes.');

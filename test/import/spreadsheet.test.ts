@@ -88,17 +88,19 @@ describe('readSpreadsheet', () => {
     expect(out.problems).toEqual([]);
     expect(out.records[0]!.value).toMatchObject({ text: 'Fixed the boiler in an hour' });
   });
-  it('stops a file whose reviews sit in an ignored column, naming the --map that reads them', () => {
+  it('notes a file whose reviews may sit in an ignored column, naming the --map that reads them', () => {
     const csv = 'Date,Rating,Customer,Job Ref,Feedback\n2024-01-02,5,Ann,J1,Fixed the boiler in an hour\n2024-01-03,4,Bo,J2,Good\n';
     const out = readSpreadsheet(csv);
-    expect(out.problems).toHaveLength(1);
-    expect(out.problems[0]).toMatchObject({ line: 1, path: 'text' });
-    expect(out.problems[0]!.message).toMatch(/no column gives text .*the columns "Job Ref", "Feedback" were ignored/);
-    expect(out.problems[0]!.message).toContain('--map "Feedback=text"');
-    expect(out.problems[0]!.message).toContain('--map "Feedback=-"');
-    // The --map it names reads the reviews; dropping the column imports the ratings alone.
-    expect(readSpreadsheet(csv, { map: parseColumnMap('Feedback=text').map }).problems).toEqual([]);
-    expect(readSpreadsheet(csv, { map: parseColumnMap('Feedback=-').map }).problems).toEqual([]);
+    // Extra columns never block an import (contract §3.1): a note, which --strict makes a problem.
+    expect(out.problems).toEqual([]);
+    const note = out.warnings!.find((w) => w.path === 'text')!;
+    expect(note).toMatchObject({ line: 1, path: 'text' });
+    expect(note.message).toMatch(/no column gives text .*the columns "Job Ref", "Feedback" were ignored/);
+    expect(note.message).toContain('--map "Feedback=text"');
+    expect(note.message).toContain('--map "Feedback=-"');
+    // The --map it names reads the reviews; dropping the column imports the ratings alone, quietly.
+    expect(readSpreadsheet(csv, { map: parseColumnMap('Feedback=text').map }).warnings!.some((w) => w.path === 'text')).toBe(false);
+    expect(readSpreadsheet(csv, { map: parseColumnMap('Feedback=-').map }).warnings!.some((w) => w.path === 'text')).toBe(false);
     // Ignored columns of short cells leave a ratings-only file alone (a note, as before).
     const short = readSpreadsheet('Date,Rating,Customer,Job Ref\n2024-01-02,5,Ann,J1\n');
     expect(short.problems).toEqual([]);
