@@ -173,9 +173,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Record<string, string 
   }
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    // The value as given, so "PORT (--port): must be a whole number from 0 to 65535 (got "abc")" says both.
-    const got = (key: string) =>
-      typeof raw[key] === 'string' && !/TOKEN|SECRET|KEY|DATABASE_URL/.test(key) ? ` (got ${JSON.stringify(raw[key])})` : '';
+    // The value as given, so "PORT (--port): must be a whole number from 0 to 65535 (got "abc")" says both;
+    // never for a secret's setting, nor a value that could carry credentials (a URL's user:password@).
+    const shown = (key: string, value: unknown): value is string =>
+      typeof value === 'string' && !/TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL/.test(key) && !/[:@/]/.test(value) && value.length <= 64;
+    const got = (key: string) => (shown(key, raw[key]) ? ` (got ${JSON.stringify(raw[key])})` : '');
     const lines = parsed.error.issues.map(
       (i) => `  ${String(i.path[0])} (--${flagName(String(i.path[0]))}): ${i.message}${got(String(i.path[0]))}`,
     );

@@ -324,9 +324,9 @@ describe('npm start semantics (DEMO_ON_EMPTY)', () => {
       const printed = demoServer.output().stdout;
       expect(printed).not.toContain('{id}');
       // A link a browser opens answers GET; an endpoint a program POSTs to is marked POST.
-      const links = [...printed.matchAll(/(POST )?(http:\/\/\S+)/g)].map((m) => ({
-        post: m[1] !== undefined,
-        url: m[2]!.replace(/[),]$/, ''),
+      const links = [...printed.matchAll(/(http:\/\/\S+)( {2}\(POST\))?/g)].map((m) => ({
+        post: m[2] !== undefined,
+        url: m[1]!.replace(/[),]$/, ''),
       }));
       expect(links.filter((l) => !l.post).length).toBeGreaterThan(8);
       expect(links.filter((l) => l.post).map((l) => new URL(l.url).pathname)).toEqual(['/mcp', '/api/websub/hub']);

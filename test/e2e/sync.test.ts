@@ -90,7 +90,7 @@ describe('live sync with Google on SQLite (contract §3.2)', () => {
     const env = googleEnv(google, db, { GOOGLE_PUSH_TOKEN: PUSH_TOKEN, METRICS_TOKEN: 'metrics-token' });
     const server = await start('sync', env);
     // The start-up message marks the push endpoint as POST, without the token itself.
-    expect(server.output()).toContain(`Google push  POST ${server.origin}/api/sync/google?token=<GOOGLE_PUSH_TOKEN>`);
+    expect(server.output()).toContain(`Google push  ${server.origin}/api/sync/google?token=<GOOGLE_PUSH_TOKEN>  (POST)`);
 
     await eventually('all 70 Google reviews served', 20_000, async () => (await served(server)).size === 72);
     expect((await served(server)).get('qcr-1')?.source.platform).toBe('website');

@@ -54,7 +54,7 @@ const OPTION_HELP = {
   MAX_CONNECTIONS_PER_ADDRESS: ['N', 'open connections per client address; 0: no cap (behind a proxy)'],
   WRITE_TIMEOUT_MS: ['MS', 'time an answer may wait for the client to read'],
   SINCE_CACHE_BYTES: ['BYTES', 'memory of cached since answers per snapshot'],
-  SEARCH_CACHE_BYTES: ['BYTES', 'memory of cached search answers per snapshot'],
+  SEARCH_CACHE_BYTES: ['BYTES', 'memory of cached search answers per snapshot, and as much again for MCP tool-call replies'],
   PAGE_CACHE_BYTES: ['BYTES', 'memory of cached pages per snapshot'],
   TRUST_PROXY: ['true|ADDRESSES', "behind a load balancer: which proxies' X-Forwarded-For to believe"],
 } as const satisfies Record<ConfigKey, readonly [string, string]>;

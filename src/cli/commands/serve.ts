@@ -56,9 +56,9 @@ export const serveCommand: CliCommand = {
       `  OpenAPI      ${u.openapi}`,
       // Endpoints a program POSTs to: marked so, apart from the links a browser opens (GET answers 405).
       'For programs (POST, not pages):',
-      `  MCP          POST ${u.mcp}`,
-      `  WebSub hub   POST ${u.hub}`,
-      ...(config.GOOGLE_PUSH_TOKEN ? [`  Google push  POST ${u.base}/api/sync/google?token=<GOOGLE_PUSH_TOKEN>`] : []),
+      `  MCP          ${u.mcp}  (POST)`,
+      `  WebSub hub   ${u.hub}  (POST)`,
+      ...(config.GOOGLE_PUSH_TOKEN ? [`  Google push  ${u.base}/api/sync/google?token=<GOOGLE_PUSH_TOKEN>  (POST)`] : []),
       anotherPort(config.PORT),
       ...(view.business.demo
         ? [
