@@ -46,8 +46,8 @@ const FROZEN: Record<string, { sentences: number; f1: number; polarity: number }
   'fresh-4.jsonl': { sentences: 200, f1: 0.8, polarity: 0.85 },
   'fresh-5.jsonl': { sentences: 200, f1: 0.85, polarity: 0.85 },
   'fresh-6.jsonl': { sentences: 200, f1: 0.85, polarity: 0.85 },
-  // Whole reviews, with their rating: first pass 83.7 / 93.9 and 77.4 / 94.2 (f1 and f2, scored the
-  // same way, then joined the training corpus).
+  // Whole reviews, with their rating. f3 and f4's first pass: 83.7 / 93.9 and 77.4 / 94.2. (f1 and f2
+  // were scored the same way, then joined the training corpus.)
   'f3-site.jsonl': { sentences: 548, f1: 0.83, polarity: 0.85 },
   'f4-company.jsonl': { sentences: 533, f1: 0.77, polarity: 0.85 },
 };
