@@ -383,7 +383,12 @@ describe('the command line helps a newcomer', () => {
     const ca = await runCli(['serve', '--port', '0'], { ...env, WEBSUB_CA_FILE: file('no-such-ca.pem') });
     expect(ca.code).toBe(2);
     expect(ca.stderr).toContain(`WEBSUB_CA_FILE: no such file: ${file('no-such-ca.pem')}`);
-    for (const r of [flag, variable, imported, ca]) expect(r.stderr).not.toMatch(/\n\s+at /);
+    // Checked before the store is opened: an empty database is left empty, not given the demo first.
+    const taxonomy = await runCli(['serve', '--port', '0'], { ...env, INSIGHTS_TAXONOMY_FILE: file('no-such-taxonomy.json') });
+    expect(taxonomy.code).toBe(2);
+    expect(taxonomy.stderr).toContain(`INSIGHTS_TAXONOMY_FILE: no such file: ${file('no-such-taxonomy.json')}`);
+    expect(taxonomy.stderr).not.toMatch(/loaded the demo/);
+    for (const r of [flag, variable, imported, ca, taxonomy]) expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
   it('describes every option in serve --help, and names the same options in --help as the README synopsis', async () => {

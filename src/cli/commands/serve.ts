@@ -92,10 +92,18 @@ export const serveCommand: CliCommand = {
 };
 
 /**
- * The files settings name, checked before start-up (contract §8: what to change, one line): a missing
- * WEBSUB_CA_FILE would otherwise surface only as failed deliveries, long after the start.
+ * The files settings name, checked before start-up opens the store (contract §8: what to change, one
+ * line): a missing WEBSUB_CA_FILE would otherwise surface only as failed deliveries, long after the
+ * start, and a missing INSIGHTS_TAXONOMY_FILE only after the demo had been loaded.
  */
 async function checkFiles(config: Config): Promise<void> {
+  const taxonomy = config.INSIGHTS_TAXONOMY_FILE;
+  if (taxonomy !== undefined)
+    await fs.access(taxonomy).catch((e: NodeJS.ErrnoException) => {
+      throw new OperatorError(
+        e.code === 'ENOENT' ? `INSIGHTS_TAXONOMY_FILE: no such file: ${taxonomy}` : `INSIGHTS_TAXONOMY_FILE ${taxonomy}: ${e.message}`,
+      );
+    });
   const file = config.WEBSUB_CA_FILE;
   if (file === undefined) return;
   const text = await fs.readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
