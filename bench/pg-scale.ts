@@ -104,7 +104,7 @@ async function readBench(work: string, pgDb: TestDatabase, adminUrl: string) {
   const sqliteUrl = `sqlite:${path.join(work, 'reviews.db')}`;
   for (const url of [sqliteUrl, pgDb.url]) {
     const t = Date.now();
-    const r = await runCli(['import', file], { DATABASE_URL: url }, 600_000);
+    const r = await runCli(['import', '--allow-example-values', file], { DATABASE_URL: url }, 600_000);
     if (r.code !== 0) throw new Error(r.stderr);
     log(`imported ${REVIEWS} reviews into ${url.split(':')[0]} in ${Date.now() - t} ms`);
   }
@@ -210,7 +210,7 @@ async function fanout(work: string, adminUrl: string) {
     const seed = path.join(work, 'fanout-seed.json');
     // Few reviews: small bodies, so the figure is about the hub's coordination rather than bulk TLS.
     await fs.writeFile(seed, JSON.stringify(dataset(Number(values['fanout-reviews']))));
-    if ((await runCli(['import', seed], env)).code !== 0) throw new Error('seed import failed');
+    if ((await runCli(['import', '--allow-example-values', seed], env)).code !== 0) throw new Error('seed import failed');
     replicas.push(await startReplica('r1', env, 120_000, nodeArgs));
     for (let i = 0; i < SUBSCRIBERS; i++) {
       const form = new URLSearchParams({
@@ -254,7 +254,7 @@ async function fanout(work: string, adminUrl: string) {
         const review = { ...dataset(1).reviews[0]!, id: `change-${change}`, text: `Change ${change}: prompt and tidy.` };
         await fs.writeFile(file, JSON.stringify([review]));
         const startUs = monotonicUs();
-        const r = await runCli(['import', file], env);
+        const r = await runCli(['import', '--allow-example-values', file], env);
         if (r.code !== 0) throw new Error(r.stderr);
         const t0 = Date.now();
         const until = Date.now() + 180_000;
