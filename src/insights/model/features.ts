@@ -80,16 +80,10 @@ export function buildSpan(
 }
 
 /** What a span is built from that a sentence's clauses can take from the sentence: per token, and its cue matches. */
-interface SpanTokens {
-  tokens: readonly Token[];
-  from: number;
-  to: number;
-  terms: string[];
-  words: string[];
-  valence: Array<number | undefined>;
+type SpanTokens = Pick<Span, 'tokens' | 'from' | 'to' | 'terms' | 'words' | 'valence'> & {
   /** The cue matches over [from, to). */
   matches: ReadonlyArray<CueMatch<CuePayload>>;
-}
+};
 
 function assembleSpan(parts: SpanTokens, compiled: CompiledTaxonomy, context: SentenceContext): Span {
   const { tokens, from, to, terms, words, valence, matches } = parts;
