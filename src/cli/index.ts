@@ -153,5 +153,13 @@ function failed(name: string, usage: string, e: unknown, io: CliIo): number {
   return 1;
 }
 
+// better-sqlite3 12 on Node 24: a statement collected while Node tears its environment down aborts the
+// process ("Assertion failed: (env) != nullptr" in node::RemoveEnvironmentCleanupHook, from
+// Statement::~Statement), after all work is done, with status 134. better-sqlite3 13 fixes it but does
+// not load on Node 20, which this release still supports. Leaving through process.exit once the event
+// loop is empty skips that teardown; every write has been made by then (stdout and stderr are
+// synchronous for files and pipes on POSIX).
+process.once('beforeExit', (status) => process.exit(status));
+
 const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 process.exitCode = code;
