@@ -96,10 +96,10 @@ export function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
     // in the driver (asynchronously), so SQLite's own busy handler is off; FULL sync so a committed
     // import survives power loss. The first pragma reads the file's header: a file that is not a
     // database fails here.
-    blamingFile(file, () => native.pragma('journal_mode = WAL'));
-    native.pragma('busy_timeout = 0');
-    native.pragma('synchronous = FULL');
-    native.pragma('foreign_keys = ON');
+    // (exec, not pragma(): pragma() prepares a statement object that is then garbage collected, which
+    // better-sqlite3 12 on Node 24 must never do: sqlite-statements.ts.)
+    blamingFile(file, () => native.exec('PRAGMA journal_mode = WAL'));
+    native.exec('PRAGMA busy_timeout = 0; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
   } catch (error) {
     native.close();
     throw error;
@@ -118,11 +118,11 @@ export function openSqlite(file: string, options: OpenOptions): DatabaseHandle {
       // the CPU (user 150 → 80 ms, system 100 → 30 ms, in a fresh process). Mapped pages count towards
       // the resident size while mapped (about 20 MB at 10k), so the map is dropped again afterwards
       // (mmap_size 0 unmaps at the next statement). Writes never go through it.
-      native.pragma(`mmap_size = ${READ_ALL_MMAP_BYTES}`);
+      native.exec(`PRAGMA mmap_size = ${READ_ALL_MMAP_BYTES}`);
       try {
         return await work();
       } finally {
-        native.pragma('mmap_size = 0');
+        native.exec('PRAGMA mmap_size = 0');
       }
     },
     async backup(target) {

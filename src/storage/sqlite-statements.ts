@@ -1,8 +1,16 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { SqliteDatabase as KyselySqliteDatabase, SqliteStatement } from 'kysely';
 
-/** Distinct statements kept prepared; past it the least recently used is dropped (and finalized by GC). */
-export const STATEMENTS_KEPT = 256;
+/**
+ * Distinct statements kept prepared; past it the least recently used is dropped (and finalized by GC).
+ * On Node 24 and later none is dropped: better-sqlite3 12 (the last major that loads on Node 20) aborts
+ * the process when V8 collects one of its statement objects outside a JavaScript context, as its idle
+ * and concurrent collections do ("Assertion failed: (env) != nullptr" in
+ * node::RemoveEnvironmentCleanupHook, from Statement::~Statement; fixed in better-sqlite3 13, which
+ * needs Node 22). So there every statement lives as long as its connection: one per distinct SQL text,
+ * which Kysely keeps few (an `in` list adds one per length it is used with).
+ */
+export const STATEMENTS_KEPT = Number(process.versions.node.split('.')[0]) >= 24 ? Infinity : 256;
 
 /**
  * The database as Kysely's SQLite driver uses it, with each SQL text prepared once: the driver calls
