@@ -5,7 +5,7 @@ import { Kysely } from 'kysely';
 import { DatabaseOpenError, type DatabaseHandle, type OpenOptions } from './database-handle.js';
 import type { Database } from './schema.js';
 import { LockWaitingSqliteDialect } from './sqlite-driver.js';
-import { withPreparedStatements } from './sqlite-statements.js';
+import { retainNative, withPreparedStatements } from './sqlite-statements.js';
 
 /**
  * A SQLite error that is the file's fault (not SQLite's, nor a lock's), as the one line an operator
@@ -65,7 +65,7 @@ function refuseEmptyFile(file: string, options: OpenOptions): void {
 }
 
 function openNative(file: string, options: OpenOptions): SqliteDatabase.Database {
-  if (file === ':memory:') return new SqliteDatabase(file);
+  if (file === ':memory:') return retainNative(new SqliteDatabase(file));
   refuseEmptyFile(file, options);
   const dir = path.dirname(path.resolve(file));
   // A typo in DATABASE_URL must not quietly start an empty database somewhere new.
@@ -76,7 +76,7 @@ function openNative(file: string, options: OpenOptions): SqliteDatabase.Database
     fs.mkdirSync(dir, { recursive: true });
   }
   try {
-    return new SqliteDatabase(file, { fileMustExist: options.mustExist === true });
+    return retainNative(new SqliteDatabase(file, { fileMustExist: options.mustExist === true }));
   } catch (e) {
     const reason = (e as Error).message;
     throw new DatabaseOpenError(

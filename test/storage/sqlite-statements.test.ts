@@ -1,7 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withPreparedStatements } from '../../src/storage/sqlite-statements.js';
+import { retainNative, withPreparedStatements } from '../../src/storage/sqlite-statements.js';
 
 interface Tables {
   t: { id: number; v: string };
@@ -9,7 +9,7 @@ interface Tables {
 
 /** Kysely over a real in-memory database whose statements are kept prepared, counting what SQLite compiles. */
 function open(kept?: number) {
-  const native = new SqliteDatabase(':memory:');
+  const native = retainNative(new SqliteDatabase(':memory:'));
   let prepared = 0;
   const prepare = native.prepare.bind(native);
   native.prepare = ((text: string) => (prepared++, prepare(text))) as typeof native.prepare;
