@@ -72,7 +72,7 @@ run_scenario() { # scenario spec-version
 for version in 2025-06-18 2025-11-25 2026-07-28; do
   listed="$(conformance list --server --spec-version "$version" 2>&1)"
   for scenario in server-initialize ping tools-list resources-list prompts-list server-session-lifecycle server-stateless; do
-    if echo "$listed" | grep -Eq -- "- $scenario( |\$)"; then
+    if grep -Eq -- "- $scenario( |\$)" <<<"$listed"; then
       run_scenario "$scenario" "$version"
     fi
   done
@@ -80,10 +80,11 @@ done
 
 # A real third-party client: the MCP Inspector CLI lists the tools and calls one.
 list="$(timeout 60 mcp-inspector --cli "$URL" --transport http --method tools/list 2>&1)"
-if echo "$list" | grep -q '"search_reviews"'; then echo "PASS inspector tools/list"; else
+# Here-strings, not `echo | grep -q`: under pipefail grep -q's early exit can SIGPIPE a long echo.
+if grep -q '"search_reviews"' <<<"$list"; then echo "PASS inspector tools/list"; else
   echo "FAIL inspector tools/list"; echo "$list" | tail -10; failures=$((failures + 1)); fi
 call="$(timeout 60 mcp-inspector --cli "$URL" --transport http --method tools/call --tool-name search_reviews --tool-arg rating=5 --tool-arg limit=2 2>&1)"
-if echo "$call" | grep -q '"structuredContent"' && echo "$call" | grep -q '\\"rating\\":5'; then echo "PASS inspector tools/call search_reviews"; else
+if grep -q '"structuredContent"' <<<"$call" && grep -q '\\"rating\\":5' <<<"$call"; then echo "PASS inspector tools/call search_reviews"; else
   echo "FAIL inspector tools/call"; echo "$call" | tail -10; failures=$((failures + 1)); fi
 
 if [ "$failures" -gt 0 ]; then echo "$failures failed"; exit 1; fi
