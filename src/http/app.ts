@@ -133,12 +133,12 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // as request.ip gives it (behind trusted proxies, from X-Forwarded-For), from one function.
   const clientAddress = createClientAddress(deps.trustProxy);
   const logsRequests = logsInfo(app.log);
-  const answered = (request: IncomingMessage, route: string, status: number, ms: number, reqId: string) => {
+  const answered = (request: IncomingMessage, route: string, status: number, ms: number, reqId: () => string) => {
     deps.ops?.metrics?.observeRequest(route, request.method!, status, ms / 1000);
     if (logsRequests)
       app.log.info(
         {
-          reqId,
+          reqId: reqId(),
           method: request.method,
           url: loggedUrl(request.url ?? ''),
           status,
@@ -149,7 +149,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       );
   };
   app.addHook('onResponse', async (request, reply) => {
-    answered(request.raw, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime, String(request.id));
+    answered(request.raw, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime, () => String(request.id));
   });
   // The routes whose answers are taken before Fastify (fast-path.ts), filled as they register, and the
   // one writer of prepared responses, which both paths use.
@@ -160,7 +160,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.fastPath !== false ? { routes: answers } : {}),
     write,
     maxWaiting: MAX_WAITING_PER_CONNECTION,
-    answered: (request, route, status, startedAt) => answered(request, route, status, performance.now() - startedAt, genReqId()),
+    answered: (request, route, status, startedAt) => answered(request, route, status, performance.now() - startedAt, genReqId),
   });
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.
   app.setValidatorCompiler(() => (data) => ({ value: data }));

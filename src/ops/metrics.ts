@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { createLatencyHistogram, type LatencySeries } from './latency-histogram.js';
 
 /** Live counts read when /metrics is scraped (gauges), from the stores, not kept in memory. */
 export interface MetricSources {
@@ -48,17 +49,15 @@ export function createServiceMetrics(): ServiceMetrics {
       }
     },
   });
-  const latency = new client.Histogram({
+  const latency = createLatencyHistogram({
     name: 'http_request_duration_seconds',
     help: 'Time from the request to the end of the response, by route pattern, method and status.',
-    labelNames: ['route', 'method', 'status'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
   });
-  // One histogram child per label set, found by route, method and status without building a key:
-  // prom-client hashes a label object on every call, which showed in the profile of the fast paths
-  // (a CPU profile). Routes are patterns, so the sets are few.
-  const byLabels = new Map<string, Map<string, Map<number, { count: (typeof counted)[number]; time: client.Histogram.Internal<Label> }>>>();
+  registry.registerMetric(latency.metric);
+  // One series per label set, found by route, method and status without building a key (routes are
+  // patterns, so the sets are few).
+  const byLabels = new Map<string, Map<string, Map<number, { count: (typeof counted)[number]; time: LatencySeries }>>>();
   const builds = new client.Histogram({
     name: 'snapshot_build_duration_seconds',
     help: 'Snapshot builds (one per data change) and their duration.',
@@ -145,7 +144,7 @@ export function createServiceMetrics(): ServiceMetrics {
         const labels = { route, method, status: String(status) };
         const count = { labels, count: 0, reported: 0 };
         counted.push(count);
-        children = { count, time: latency.labels(labels) };
+        children = { count, time: latency.series(labels) };
         byStatus.set(status, children);
       }
       children.count.count++;

@@ -46,6 +46,10 @@ describe('request metrics', () => {
         ['/reviews.json', 'GET', 304, 0.7],
         ['/api/reviews/search', 'GET', 400, 12],
         ['/api/reviews/search', 'GET', 200, 0.004],
+        // On a bucket's bound (le is inclusive), and past the last bound (+Inf only).
+        ['/reviews.json', 'GET', 304, 0.005],
+        ['/api/reviews/search', 'GET', 200, 10],
+        ['/api/reviews/search', 'GET', 200, 11],
       ],
     ];
     for (const batch of batches) {
@@ -55,7 +59,7 @@ describe('request metrics', () => {
       expect(ours).toContain('http_requests_total{');
     }
     expect(await requestFamilies(metrics.registry)).toMatch(
-      /^http_requests_total\{route="\/reviews\.json",method="GET",status="304"\} 3$/m,
+      /^http_requests_total\{route="\/reviews\.json",method="GET",status="304"\} 4$/m,
     );
   });
 });
