@@ -112,9 +112,9 @@ async function compare(
     }
     const c = { size, case: `${name}, round ${round + 1}`, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
     const cpu =
-      s.cpuUsPerRequest !== null && r.cpuUsPerRequest !== null
+      (s.cpuUsPerRequest !== null && r.cpuUsPerRequest !== null
         ? `; CPU ${s.cpuUsPerRequest.toFixed(0)} vs ${r.cpuUsPerRequest.toFixed(0)} µs/req`
-        : '';
+        : '') + (s.kCyclesPerRequest !== null && r.kCyclesPerRequest !== null ? `; cycles ${countersCell(c)}` : '');
     log(
       `${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)${cpu}`,
     );
@@ -285,13 +285,30 @@ function cpuCell(c: Comparison): string {
   return s === null || r === null ? 'n/a' : `${fmt(s)} / ${fmt(r)} (${fmt(r / s, 2)}x)`;
 }
 
+/**
+ * Server cycles and instructions per request (perf-counters.ts), thousands, service / reference, and
+ * the cycles' ratio (reference ÷ service): per CPU-second like the CPU time's, without the time a shared
+ * host's other guests took from our vCPU.
+ */
+function countersCell(c: Pick<Comparison, 'service' | 'reference'>): string {
+  const { service: s, reference: r } = c;
+  if (
+    s.kCyclesPerRequest === null ||
+    r.kCyclesPerRequest === null ||
+    s.kInstructionsPerRequest === null ||
+    r.kInstructionsPerRequest === null
+  )
+    return 'n/a';
+  return `${fmt(s.kCyclesPerRequest)}k / ${fmt(r.kCyclesPerRequest)}k (${fmt(r.kCyclesPerRequest / s.kCyclesPerRequest, 2)}x), instructions ${fmt(s.kInstructionsPerRequest)}k / ${fmt(r.kInstructionsPerRequest)}k`;
+}
+
 function report(comparisons: Comparison[], starts: Startup[]): string {
   const lines = [
-    '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | server CPU µs/req, service / reference | |',
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | server CPU µs/req, service / reference | server cycles / req, service / reference | |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...comparisons.map(
       (c) =>
-        `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${cpuCell(c)} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
+        `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${cpuCell(c)} | ${countersCell(c)} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
     ),
     ...(starts.length === 0
       ? []

@@ -3,6 +3,7 @@
  * A short warm-up lets the JIT and any lazily built state settle before the measured run.
  */
 import autocannon from 'autocannon';
+import { startCounters, type Counts } from './perf-counters.js';
 import { processCpuMs } from './service.js';
 
 export interface LoadOptions {
@@ -34,6 +35,9 @@ export interface LoadResult {
   timeouts: number;
   /** The server's CPU time per completed request, µs (null without cpuPid or /proc). */
   cpuUsPerRequest: number | null;
+  /** The server's CPU cycles and instructions per completed request, thousands (null without cpuPid or perf). */
+  kCyclesPerRequest: number | null;
+  kInstructionsPerRequest: number | null;
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
@@ -44,15 +48,39 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     timeout: options.tolerateTimeouts ? 60 : 30,
   };
   if ((options.warmup ?? 2) > 0) await autocannon({ ...base, duration: options.warmup ?? 2 });
-  const cpuBefore = options.cpuPid === undefined ? null : processCpuMs(options.cpuPid);
+  const server = measureServer(options.cpuPid);
   const r = await autocannon({ ...base, duration: options.duration ?? 10 });
-  const cpuAfter = options.cpuPid === undefined ? null : processCpuMs(options.cpuPid);
+  const { cpuMs, counts } = await server.stop();
   const expect = options.expect ?? '2xx';
   const good = r[expect];
   const total = r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'];
   const tolerated = options.tolerateTimeouts === true && r.errors === r.timeouts;
   if ((r.errors > 0 && !tolerated) || good !== total || (total === 0 && !tolerated))
     throw new Error(`${options.url}: ${good}/${total} ${expect}, ${r.errors} errors, ${r.timeouts} timeouts`);
-  const cpuUsPerRequest = cpuBefore !== null && cpuAfter !== null && total > 0 ? ((cpuAfter - cpuBefore) * 1000) / total : null;
-  return { rps: total / r.duration, p50: r.latency.p50, p99: r.latency.p99, requests: total, timeouts: r.timeouts, cpuUsPerRequest };
+  const perRequest = (n: number | null | undefined, scale: number) =>
+    n === null || n === undefined || total === 0 ? null : (n * scale) / total;
+  return {
+    rps: total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: total,
+    timeouts: r.timeouts,
+    cpuUsPerRequest: perRequest(cpuMs, 1000),
+    kCyclesPerRequest: perRequest(counts?.cycles, 1 / 1000),
+    kInstructionsPerRequest: perRequest(counts?.instructions, 1 / 1000),
+  };
+}
+
+/** The server's CPU time (/proc) and hardware counters (perf) over a window; null for what is unavailable. */
+function measureServer(pid: number | undefined): { stop(): Promise<{ cpuMs: number | null; counts: Counts | null }> } {
+  if (pid === undefined) return { stop: async () => ({ cpuMs: null, counts: null }) };
+  const counters = startCounters(pid);
+  const before = processCpuMs(pid);
+  return {
+    async stop() {
+      const after = processCpuMs(pid);
+      const counts = counters ? await counters.stop() : null;
+      return { cpuMs: before !== null && after !== null ? after - before : null, counts };
+    },
+  };
 }
