@@ -3,6 +3,8 @@ import type client from 'prom-client';
 /** One label set's observations: a count per bucket (not cumulative), their sum and count. */
 export interface LatencySeries {
   observe(seconds: number): void;
+  /** Observations so far (since a reset): what `http_requests_total` reports for the same labels. */
+  readonly count: number;
 }
 
 export interface LatencyHistogram {
@@ -67,6 +69,9 @@ export function createLatencyHistogram(options: { name: string; help: string; bu
           if (i < buckets.length) s.counts[i]!++;
           s.sum += seconds;
           s.count++;
+        },
+        get count() {
+          return s.count;
         },
       };
     },

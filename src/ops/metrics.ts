@@ -34,9 +34,9 @@ export function createServiceMetrics(): ServiceMetrics {
   const registry = new client.Registry();
   let sources: MetricSources | null = null;
   client.collectDefaultMetrics({ register: registry });
-  // Requests answered per label set, counted here and handed to prom-client when scraped: a labelled
-  // inc() hashes its labels into a string on every call, a cost every fast answer paid twice.
-  const counted: { labels: Record<Label, string>; count: number; reported: number }[] = [];
+  // Requests answered per label set: the count of the label set's latency series, handed to prom-client
+  // when scraped (a labelled inc() hashes its labels into a string on every call).
+  const counted: { labels: Record<Label, string>; series: LatencySeries; reported: number }[] = [];
   new client.Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status.',
@@ -44,8 +44,9 @@ export function createServiceMetrics(): ServiceMetrics {
     registers: [registry],
     collect() {
       for (const c of counted) {
-        if (c.count > c.reported) this.inc(c.labels, c.count - c.reported);
-        c.reported = c.count;
+        const n = c.series.count;
+        if (n > c.reported) this.inc(c.labels, n - c.reported);
+        c.reported = n;
       }
     },
   });
@@ -56,8 +57,8 @@ export function createServiceMetrics(): ServiceMetrics {
   });
   registry.registerMetric(latency.metric);
   // One series per label set, found by route, method and status without building a key (routes are
-  // patterns, so the sets are few).
-  const byLabels = new Map<string, Map<string, Map<number, { count: (typeof counted)[number]; time: LatencySeries }>>>();
+  // patterns, so the sets are few); it counts the requests too.
+  const byLabels = new Map<string, Map<string, Map<number, LatencySeries>>>();
   const builds = new client.Histogram({
     name: 'snapshot_build_duration_seconds',
     help: 'Snapshot builds (one per data change) and their duration.',
@@ -139,16 +140,14 @@ export function createServiceMetrics(): ServiceMetrics {
       if (!byMethod) byLabels.set(route, (byMethod = new Map()));
       let byStatus = byMethod.get(method);
       if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-      let children = byStatus.get(status);
-      if (!children) {
+      let series = byStatus.get(status);
+      if (!series) {
         const labels = { route, method, status: String(status) };
-        const count = { labels, count: 0, reported: 0 };
-        counted.push(count);
-        children = { count, time: latency.series(labels) };
-        byStatus.set(status, children);
+        series = latency.series(labels);
+        counted.push({ labels, series, reported: 0 });
+        byStatus.set(status, series);
       }
-      children.count.count++;
-      children.time.observe(seconds);
+      series.observe(seconds);
     },
     observeSnapshotBuild: (s) => builds.observe(s),
     observeInsights: (s) => insights.observe(s),
