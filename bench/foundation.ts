@@ -111,10 +111,11 @@ async function compare(
       r = await runLoad({ ...opts, ...reference });
     }
     const c = { size, case: `${name}, round ${round + 1}`, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
+    const counters = countersCell(c);
     const cpu =
       (s.cpuUsPerRequest !== null && r.cpuUsPerRequest !== null
         ? `; CPU ${s.cpuUsPerRequest.toFixed(0)} vs ${r.cpuUsPerRequest.toFixed(0)} µs/req`
-        : '') + (s.kCyclesPerRequest !== null && r.kCyclesPerRequest !== null ? `; cycles ${countersCell(c)}` : '');
+        : '') + (counters === NOT_MEASURED ? '' : `; cycles ${counters}`);
     log(
       `${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)${cpu}`,
     );
@@ -285,6 +286,8 @@ function cpuCell(c: Comparison): string {
   return s === null || r === null ? 'n/a' : `${fmt(s)} / ${fmt(r)} (${fmt(r / s, 2)}x)`;
 }
 
+const NOT_MEASURED = 'n/a';
+
 /**
  * Server cycles and instructions per request (perf-counters.ts), thousands, service / reference, and
  * the cycles' ratio (reference ÷ service): per CPU-second like the CPU time's, without the time a shared
@@ -298,7 +301,7 @@ function countersCell(c: Pick<Comparison, 'service' | 'reference'>): string {
     s.kInstructionsPerRequest === null ||
     r.kInstructionsPerRequest === null
   )
-    return 'n/a';
+    return NOT_MEASURED;
   return `${fmt(s.kCyclesPerRequest)}k / ${fmt(r.kCyclesPerRequest)}k (${fmt(r.kCyclesPerRequest / s.kCyclesPerRequest, 2)}x), instructions ${fmt(s.kInstructionsPerRequest)}k / ${fmt(r.kInstructionsPerRequest)}k`;
 }
 

@@ -36,27 +36,27 @@ export function startCounters(pid: number): CounterWindow | null {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rds-perf-'));
   const out = path.join(dir, 'stat.csv');
   const child = spawn('perf', ['stat', '-x,', '-e', 'cycles,instructions', '-p', String(pid), '-o', out], { stdio: 'ignore' });
+  // perf may end before stop (the measured process died): its counts are in the file all the same.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => {
-          try {
-            const counts: Partial<Counts> = {};
-            for (const line of readFileSync(out, 'utf8').split('\n')) {
-              const [value, , event] = line.split(',');
-              const n = Number(value);
-              if (event?.startsWith('cycles') && Number.isFinite(n)) counts.cycles = n;
-              if (event?.startsWith('instructions') && Number.isFinite(n)) counts.instructions = n;
-            }
-            resolve(counts.cycles !== undefined && counts.instructions !== undefined ? (counts as Counts) : null);
-          } catch {
-            resolve(null);
-          } finally {
-            rmSync(dir, { recursive: true, force: true });
-          }
-        });
-        // perf stat prints its counts when interrupted.
-        child.kill('SIGINT');
-      }),
+    async stop() {
+      // perf stat prints its counts when interrupted.
+      child.kill('SIGINT');
+      await exited;
+      try {
+        const counts: Partial<Counts> = {};
+        for (const line of readFileSync(out, 'utf8').split('\n')) {
+          const [value, , event] = line.split(',');
+          const n = Number(value);
+          if (event?.startsWith('cycles') && Number.isFinite(n)) counts.cycles = n;
+          if (event?.startsWith('instructions') && Number.isFinite(n)) counts.instructions = n;
+        }
+        return counts.cycles !== undefined && counts.instructions !== undefined ? (counts as Counts) : null;
+      } catch {
+        return null;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
   };
 }
