@@ -37,18 +37,13 @@ async function child(mode: 'model' | 'rules'): Promise<void> {
     import('../src/absa-models.js'),
   ]);
   const models = mode === 'model' ? readShippedModels() : [];
-  const { computeAggregate } = await import('../src/domain/aggregate.js');
+  const { publishedView } = await import('../src/domain/published-view.js');
   const { createServiceUrls } = await import('../src/domain/urls.js');
   const { BusinessSchema } = await import('../src/domain/business.js');
   const engine = createInsightsEngine({ models });
   const business = BusinessSchema.parse({ id: 'bench', name: 'Bench Plumbing' });
-  const mkView = (reviews: ReturnType<typeof build>) => ({
-    business,
-    reviews,
-    aggregate: computeAggregate(reviews),
-    updatedAt: '2026-01-01T00:00:00Z',
-    urls: createServiceUrls('https://bench.example'),
-  });
+  const mkView = (reviews: ReturnType<typeof build>) =>
+    publishedView({ business, reviews, updatedAt: '2026-01-01T00:00:00Z', urls: createServiceUrls('https://bench.example') });
   // Warm-up: loads wink's model and compiles the taxonomy (with the model, when there is one).
   engine.compute(mkView(build(3, 'warm')));
   const load = performance.now() - t0;

@@ -1,6 +1,5 @@
 import type { Review } from '../domain/review.js';
 import type { PublishedView } from '../domain/published-view.js';
-import { sampleReviewCount } from '../domain/sample.js';
 import { stripInvalidXmlChars } from './xml-chars.js';
 
 /**
@@ -36,14 +35,14 @@ export function businessName(view: PublishedView): string {
  */
 export function feedTitle(view: PublishedView): string {
   if (view.business.demo === true) return `${businessName(view)} reviews (demo: an invented business)`;
-  if (sampleReviewCount(view.reviews) > 0) return `${businessName(view)} reviews (with sample reviews)`;
+  if (view.sampleReviews > 0) return `${businessName(view)} reviews (with sample reviews)`;
   return `${businessName(view)} reviews`;
 }
 
 export function feedDescription(view: PublishedView): string {
   const { rating_value, review_count } = view.aggregate;
   const name = businessName(view);
-  const samples = sampleReviewCount(view.reviews);
+  const samples = view.sampleReviews;
   const invented =
     view.business.demo === true
       ? 'Demo: an invented business and made-up reviews, to show what Review Data Service publishes. '

@@ -1,5 +1,6 @@
 import type { DatasetState } from '../domain/ports.js';
 import type { PublishedView } from '../domain/published-view.js';
+import { sampleReviewCount } from '../domain/sample.js';
 import type { ServiceUrls } from '../domain/urls.js';
 import { renderJsonFeed } from '../feeds/json-feed.js';
 import { reviewAnswerJson, findReview, searchRepresentation, sinceParts } from '../snapshot/queries.js';
@@ -31,7 +32,8 @@ export async function demoExamples(demo: DatasetState, urls: ServiceUrls): Promi
   const { snapshot } = await buildSnapshot(demo, urls, []);
   const newest = snapshot.view.reviews[0];
   if (!newest) throw new Error('the bundled demo has no published review to give the examples');
-  const firstOnly: PublishedView = { ...snapshot.view, reviews: [newest] };
+  // The newest review alone, under the whole demo's aggregate: an example as short as it can be.
+  const firstOnly: PublishedView = { ...snapshot.view, reviews: [newest], sampleReviews: sampleReviewCount([newest]) };
   // The Atom writer loads only when needed, here as in the Atom renderer.
   const { renderAtomFeed } = await import('../feeds/atom.js');
   const since = sinceParts(snapshot, newest.date);

@@ -1,5 +1,4 @@
 import type { PublishedView } from '../domain/published-view.js';
-import { sampleReviewCount } from '../domain/sample.js';
 import { plural } from './format.js';
 
 /** What a page says about invented data: the bundled demo, or sample reviews beside the business's own. */
@@ -10,7 +9,7 @@ export interface SiteNotice {
 
 /** The notice of a published view (site-context.ts keeps it once per snapshot, in its memo). */
 export function siteNotice(view: PublishedView): SiteNotice {
-  return { demo: view.business.demo === true, samples: sampleReviewCount(view.reviews) };
+  return { demo: view.business.demo === true, samples: view.sampleReviews };
 }
 
 /**

@@ -1,10 +1,9 @@
-import { computeAggregate } from '../domain/aggregate.js';
 import { EMPTY_BUSINESS, type Business } from '../domain/business.js';
 import { catalogKey } from '../domain/catalog-key.js';
 import { createMentionMatcher, type MentionMatcher } from '../domain/mentions.js';
 import type { DatasetHeader, PublicDoc, PublishedRecord, ReviewStamp, ReviewStore } from '../domain/ports.js';
 import { toPublicReview } from '../domain/public-review.js';
-import type { PublishedView } from '../domain/published-view.js';
+import { publishedView } from '../domain/published-view.js';
 import { compareNewest } from '../domain/review-order.js';
 import type { Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
@@ -284,13 +283,12 @@ export function createSnapshotBuilder(options: SnapshotBuilderOptions): Snapshot
           newestMs = e.updatedMs;
         }
       }
-      const view: PublishedView = {
+      const view = publishedView({
         business: header.business ?? EMPTY_BUSINESS,
         reviews,
-        aggregate: computeAggregate(reviews),
         updatedAt: lastChange([newest], header.changedAt),
         urls: options.urls,
-      };
+      });
       const built = await assembleSnapshot(
         { view, reviewSources, version: header.version, changedAt: header.changedAt },
         options.renderers,

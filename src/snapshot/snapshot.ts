@@ -1,9 +1,8 @@
-import { computeAggregate } from '../domain/aggregate.js';
 import { EMPTY_BUSINESS } from '../domain/business.js';
 import { createMentionMatcher } from '../domain/mentions.js';
 import type { DatasetState } from '../domain/ports.js';
 import { toPublicReview } from '../domain/public-review.js';
-import type { PublishedView } from '../domain/published-view.js';
+import { publishedView, type PublishedView } from '../domain/published-view.js';
 import { compareNewest } from '../domain/review-order.js';
 import { isPublished, type Review } from '../domain/review.js';
 import type { ServiceUrls } from '../domain/urls.js';
@@ -169,13 +168,12 @@ export function buildView(state: DatasetState, urls: ServiceUrls): PublishedView
   const business = state.business ?? EMPTY_BUSINESS;
   const matcher = createMentionMatcher(business);
   const reviews: Review[] = sortNewest(state.reviews.filter(isPublished).map((r) => toPublicReview(r, matcher)));
-  return {
+  return publishedView({
     business,
     reviews,
-    aggregate: computeAggregate(reviews),
     updatedAt: lastChange([state.businessUpdatedAt, ...reviews.map((r) => r.updated_at)], state.changedAt),
     urls,
-  };
+  });
 }
 
 /** What a snapshot is assembled from: the published view, its reviews' JSON and the change it reflects. */

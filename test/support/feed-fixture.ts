@@ -1,8 +1,7 @@
-import { computeAggregate } from '../../src/domain/aggregate.js';
 import { BusinessSchema, type Business } from '../../src/domain/business.js';
 import type { Review } from '../../src/domain/review.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
-import type { PublishedView } from '../../src/domain/published-view.js';
+import { publishedView, type PublishedView } from '../../src/domain/published-view.js';
 
 /** Test data for the feed renderers: hand-written, fixed, so golden files never change by accident. */
 
@@ -45,13 +44,7 @@ export function makeReview(overrides: Partial<Review> & Pick<Review, 'id' | 'dat
 export function makeView(reviews: Review[], business: Business = FIXTURE_BUSINESS): PublishedView {
   const sorted = [...reviews].sort((a, b) => cmp(b.date, a.date) || cmp(b.updated_at, a.updated_at) || cmp(a.id, b.id));
   const updatedAt = sorted.map((r) => r.updated_at).reduce((a, b) => (b > a ? b : a), '2024-01-01T00:00:00Z');
-  return {
-    business,
-    reviews: sorted,
-    aggregate: computeAggregate(sorted),
-    updatedAt,
-    urls: createServiceUrls(BASE_URL),
-  };
+  return publishedView({ business, reviews: sorted, updatedAt, urls: createServiceUrls(BASE_URL) });
 }
 
 /** The small fixed view behind the golden files. */

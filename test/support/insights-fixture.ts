@@ -1,8 +1,7 @@
-import { computeAggregate } from '../../src/domain/aggregate.js';
 import { BusinessSchema, type Business } from '../../src/domain/business.js';
 import type { Review } from '../../src/domain/review.js';
 import { createServiceUrls } from '../../src/domain/urls.js';
-import type { PublishedView } from '../../src/domain/published-view.js';
+import { publishedView, type PublishedView } from '../../src/domain/published-view.js';
 
 export const fixtureBusiness: Business = BusinessSchema.parse({
   id: 'acme-plumbing',
@@ -86,5 +85,5 @@ export function fixtureView(reviews: readonly Review[] = fixtureReviews, busines
       .map((r) => r.updated_at)
       .sort()
       .at(-1) ?? '2026-01-01T00:00:00Z';
-  return { business, reviews, aggregate: computeAggregate(reviews), updatedAt, urls: createServiceUrls('https://reviews.example.com') };
+  return publishedView({ business, reviews, updatedAt, urls: createServiceUrls('https://reviews.example.com') });
 }

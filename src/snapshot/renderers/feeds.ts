@@ -1,4 +1,3 @@
-import { sampleReviewCount } from '../../domain/sample.js';
 import { createHash } from 'node:crypto';
 import type { DocumentCacheStore } from '../../domain/ports.js';
 import type { PublishedView } from '../../domain/published-view.js';
@@ -47,7 +46,7 @@ export function atomInputHash(codeVersion: string, view: PublishedView): string 
     updatedAt: view.updatedAt,
     reviews: feedReviews(view),
     // The title and description say how many reviews are samples (feed-content.ts), whichever they are.
-    samples: sampleReviewCount(view.reviews),
+    samples: view.sampleReviews,
   };
   return createHash('sha256').update(`atom ${codeVersion}\n`).update(JSON.stringify(input)).digest('hex');
 }

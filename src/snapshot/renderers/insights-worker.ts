@@ -7,7 +7,7 @@
  * through the main thread first, and the ones it computes are sent back to be stored, so a new worker
  * redoes only what changed.
  */
-import { computeAggregate } from '../../domain/aggregate.js';
+import { publishedView } from '../../domain/published-view.js';
 import type { StoredAnalysis } from '../../domain/ports.js';
 import type { Review } from '../../domain/review.js';
 import { createServiceUrls } from '../../domain/urls.js';
@@ -74,7 +74,7 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
     const parts = reviewParts.get(msg.id) ?? [];
     reviewParts.delete(msg.id);
     const reviews = JSON.parse(`[${Buffer.concat(parts).toString('utf8')}]`) as Review[];
-    const view = { business: msg.business, reviews, aggregate: computeAggregate(reviews), updatedAt: msg.updatedAt };
+    const view = publishedView({ business: msg.business, reviews, updatedAt: msg.updatedAt, urls: createServiceUrls(msg.baseUrl) });
     const taxonomy = e.taxonomyOf(view);
     // Each key hashes a review's text: made once per review the engine has not cached, which are the
     // ones looked up and the only ones it can analyse afresh.
@@ -82,16 +82,13 @@ async function answer(msg: InsightsRequest): Promise<InsightsReply> {
     if (msg.persist) for (const r of e.uncached(view)) keyById.set(r.id, analysisKey(msg.fingerprint, taxonomy, r));
     const restored = keyById.size > 0 ? await restore(msg.id, keyById) : undefined;
     const fresh = new Map<string, string>();
-    const doc = e.compute(
-      { ...view, urls: createServiceUrls(msg.baseUrl) },
-      {
-        ...(restored ? { restored } : {}),
-        onAnalyzed: (r: Review, a: ReviewAnalysis) => {
-          if (msg.persist) fresh.set(keyById.get(r.id)!, serializeAnalysis(a));
-          if (++analysedSinceCheck >= ORPHAN_CHECK_EVERY) exitIfOrphaned();
-        },
+    const doc = e.compute(view, {
+      ...(restored ? { restored } : {}),
+      onAnalyzed: (r: Review, a: ReviewAnalysis) => {
+        if (msg.persist) fresh.set(keyById.get(r.id)!, serializeAnalysis(a));
+        if (++analysedSinceCheck >= ORPHAN_CHECK_EVERY) exitIfOrphaned();
       },
-    );
+    });
     const run = e.lastRun();
     // In parts: one message of 80 MB (100k reviews) would be one long clone on the main thread.
     const analyses = [...fresh].map(([key, body]) => ({ key, body }));
