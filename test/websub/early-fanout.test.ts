@@ -1,26 +1,16 @@
 import { afterEach, expect, it } from 'vitest';
-import type { DatasetState } from '../../src/domain/ports.js';
-import { createServiceUrls } from '../../src/domain/urls.js';
-import { createSnapshotManager } from '../../src/snapshot/snapshot-manager.js';
-import { assembleSnapshot, buildView } from '../../src/snapshot/snapshot.js';
-import { UNSLICED, type TimeSlicer } from '../../src/snapshot/time-slice.js';
+import { type TimeSlicer } from '../../src/snapshot/time-slice.js';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/connect.js';
 import { createWebSubStore } from '../../src/storage/websub/index.js';
 import type { CallbackClient } from '../../src/websub/callback-client.js';
-import { createWebSubHub, type WebSubHub } from '../../src/websub/index.js';
+import type { WebSubHub } from '../../src/websub/index.js';
 import { createHubWatch } from '../support/hub-settle.js';
 import { createManualTime } from '../support/manual-time.js';
-import { fixtureReviews, fixtureState } from '../support/fixture.js';
-import { testDocumentRenderers } from '../support/renderers.js';
+import { changingSnapshots, HUB_URLS as urls, subscribedHub } from '../support/subscribed-hub.js';
 
 // The hub, wired to a real snapshot manager, records a rebuild's new topic bytes (and
 // so enqueues the deliveries) while that rebuild's index work is still held, and sends them once the
 // snapshot is published: a GET right after the notification serves exactly those bytes.
-
-const urls = createServiceUrls('https://reviews.example.com');
-const fast = testDocumentRenderers().list.filter((r) => r.kind === 'fast');
-const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-const CALLBACK = 'https://a.example/cb';
 
 let handle: DatabaseHandle | null = null;
 let hub: WebSubHub | null = null;
@@ -30,11 +20,6 @@ afterEach(async () => {
   hub = null;
   handle = null;
 });
-
-function stateAt(version: number): DatasetState {
-  const id = fixtureReviews()[0]!.id;
-  return { ...fixtureState(version === 1 ? {} : { patch: { [id]: { text: `Changed at version ${version}.` } } }), version };
-}
 
 it('the hub records the new topic before the snapshot’s index work is done, and delivers it once the snapshot is published', async () => {
   handle = await openDatabase('sqlite::memory:');
@@ -58,66 +43,14 @@ it('the hub records the new topic before the snapshot’s index work is done, an
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   const slicer: TimeSlicer = { due: () => true, pause: () => (hold ? held : Promise.resolve()) };
-  let version = 1;
-  const snapshots = createSnapshotManager({
-    store: { version: () => Promise.resolve(version) },
-    build: (previous, onDocuments) => {
-      const state = stateAt(version);
-      const view = buildView(state, urls);
-      const parts = { view, reviewSources: view.reviews.map((r) => JSON.stringify(r)), version: state.version };
-      return assembleSnapshot(parts, fast, previous, {
-        slicer: previous ? slicer : UNSLICED,
-        onDocuments: (rendered) => {
-          onDocuments(rendered);
-          hold = previous !== null;
-        },
-      });
-    },
-    pollMs: 0,
-  });
+  const { snapshots, setVersion } = changingSnapshots({ slicer, documentsRendered: (rebuild) => (hold = rebuild) });
   const first = await snapshots.start();
 
-  hub = createWebSubHub({
-    config: {
-      WEBSUB_LEASE_MIN: 3600,
-      WEBSUB_LEASE_MAX: 2592000,
-      WEBSUB_LEASE_DEFAULT: 864000,
-      WEBSUB_TIMEOUT_MS: 1000,
-      WEBSUB_RETRY_DELAYS: [60],
-      WEBSUB_ALLOW_PRIVATE_CALLBACKS: false,
-      WEBSUB_CA_FILE: undefined,
-      WEBSUB_RATE_LIMIT: 60,
-      WEBSUB_CONCURRENCY: 4,
-    },
-    store,
-    snapshots,
-    urls,
-    logger: quiet,
-    clock: time.clock,
-    scheduler: time.scheduler,
-    client: watch.client(client),
-  });
+  hub = await subscribedHub({ store, snapshots, client, time, watch });
   const worker = hub.worker;
-  hub.start();
-  await watch.settle(() => worker.wake()); // records version 1's topics: the baseline
-  const now = time.clock.now();
-  await store.addIntents([
-    {
-      id: 'i1',
-      mode: 'subscribe',
-      topic: urls.feedXml,
-      requestedTopic: urls.feedXml,
-      callback: CALLBACK,
-      secret: null,
-      leaseSeconds: 3600,
-      createdAt: now,
-      dueAt: now,
-    },
-  ]);
-  await watch.settle(() => worker.wake());
   expect(await store.listSubscriptions()).toHaveLength(1);
 
-  version = 2;
+  setVersion(2);
   let published = false;
   const refreshing = snapshots.refresh().then(() => (published = true));
   while (!hold) await new Promise<void>((resolve) => setImmediate(resolve));
