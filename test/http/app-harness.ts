@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { DatasetState } from '../../src/domain/ports.js';
 import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp, type AppDeps } from '../../src/http/app.js';
 import { readDemoState } from '../../src/server.js';
-import { type Snapshot } from '../../src/snapshot/snapshot.js';
+import type { DocumentRenderer } from '../../src/snapshot/renderers/index.js';
+import { buildSnapshot, withDocument, type Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
@@ -24,6 +26,54 @@ export async function createTestApp(state: DatasetState = fixtureState(), deps: 
   const snapshot = await renderSnapshot(state, urls, testDocumentRenderers().list);
   const app = await createApp({ snapshots: { current: () => snapshot }, urls, exampleData: readDemoState, ...deps });
   return { app, snapshot, urls };
+}
+
+export interface PublishedApp {
+  readonly app: FastifyInstance;
+  /** The snapshot served now. */
+  readonly current: Snapshot;
+  /** Publishes `state` as of `now` (ms) and serves it: the snapshot it became. */
+  publish(state: DatasetState, now: number): Promise<Snapshot>;
+}
+
+/**
+ * An app over snapshots published in turn, as the snapshot manager publishes them (fast documents at
+ * once, slow ones as they land): for tests of what a publication changes. Called at a test file's top
+ * level, it publishes `first` before the file's tests and closes everything after them.
+ */
+export function usePublishedApp(first: { state: DatasetState; now: number }): PublishedApp {
+  const urls = createServiceUrls(BASE_URL);
+  let renderers: DocumentRenderer[] = [];
+  let closeRenderers = async () => {};
+  let current: Snapshot | null = null;
+  let app: FastifyInstance | null = null;
+  const published: PublishedApp = {
+    get app() {
+      return app!;
+    },
+    get current() {
+      return current!;
+    },
+    async publish(state, now) {
+      const build = await buildSnapshot(state, urls, renderers, current, now);
+      let served = build.snapshot;
+      for (const landed of await Promise.all(build.slow)) served = withDocument(served, landed);
+      current = served;
+      return served;
+    },
+  };
+  beforeAll(async () => {
+    const r = testDocumentRenderers();
+    renderers = r.list;
+    closeRenderers = r.close;
+    await published.publish(first.state, first.now);
+    app = await createApp({ snapshots: { current: () => current! }, urls });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await closeRenderers();
+  });
+  return published;
 }
 
 /** The four whole documents and their media types (contract §4). */

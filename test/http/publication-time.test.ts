@@ -1,13 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatasetState } from '../../src/domain/ports.js';
-import { createServiceUrls } from '../../src/domain/urls.js';
-import { createApp } from '../../src/http/app.js';
-import type { DocumentRenderer } from '../../src/snapshot/renderers/index.js';
-import { testDocumentRenderers } from '../support/renderers.js';
-import { buildSnapshot, withDocument, type Snapshot } from '../../src/snapshot/snapshot.js';
+import { describe, expect, it } from 'vitest';
 import { fixtureState, UNPUBLISHED_IDS } from '../support/fixture.js';
-import { BASE_URL, header, request } from './app-harness.js';
+import { header, request, usePublishedApp } from './app-harness.js';
 
 /**
  * One publication-time rule for every representation (JSON, pages, sitemap, feeds): Last-Modified is
@@ -17,21 +10,10 @@ import { BASE_URL, header, request } from './app-harness.js';
  * review). The dates inside the documents (Atom's `<updated>`, the sitemap's `lastmod`, `updated_at`)
  * are never later than the publication either.
  */
-const urls = createServiceUrls(BASE_URL);
-let renderers: DocumentRenderer[];
-let close: () => Promise<void>;
-let current: Snapshot;
-let app: FastifyInstance;
-
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
+const pub = usePublishedApp({ state: { ...fixtureState(), version: 1, changedAt: iso(T0) }, now: T0 + 5000 });
 const JSON_INDEX = { accept: 'application/json' };
-
-async function publish(state: DatasetState, now: number): Promise<void> {
-  const build = await buildSnapshot(state, urls, renderers, current ?? null, now);
-  current = build.snapshot;
-  for (const landed of await Promise.all(build.slow)) current = withDocument(current, landed);
-}
 
 /** Every page and document, with the Accept it is asked with. */
 function paths(reviewId: string): [string, Record<string, string>][] {
@@ -67,33 +49,21 @@ interface Seen {
 async function look(reviewId: string): Promise<Map<string, Seen>> {
   const out = new Map<string, Seen>();
   for (const [p, headers] of paths(reviewId)) {
-    const a = await request(app, p, headers);
+    const a = await request(pub.app, p, headers);
     expect(a.status, p).toBe(200);
     out.set(`${p} ${JSON.stringify(headers)}`, { lm: header(a, 'last-modified')!, etag: header(a, 'etag')!, body: a.body });
   }
   return out;
 }
 
-beforeAll(async () => {
-  const r = testDocumentRenderers();
-  renderers = r.list;
-  close = r.close;
-  await publish({ ...fixtureState(), version: 1, changedAt: iso(T0) }, T0 + 5000);
-  app = await createApp({ snapshots: { current: () => current }, urls });
-});
-afterAll(async () => {
-  await app.close();
-  await close();
-});
-
 describe('one publication time for every representation', () => {
   it('hiding the newest review moves every page forward, and its old date no longer answers 304', async () => {
-    const keep = current.view.reviews[1]!.id;
+    const keep = pub.current.view.reviews[1]!.id;
     const before = await look(keep);
-    const newest = current.view.reviews[0]!.id;
+    const newest = pub.current.view.reviews[0]!.id;
     const state = fixtureState();
     const T1 = T0 + 60_000;
-    await publish(
+    await pub.publish(
       { ...state, reviews: state.reviews.map((r) => (r.id === newest ? { ...r, hidden: true } : r)), version: 2, changedAt: iso(T1) },
       T1 + 1000,
     );
@@ -104,7 +74,7 @@ describe('one publication time for every representation', () => {
       expect(Date.parse(is.lm), `${key} is in the future`).toBeLessThanOrEqual(T1 + 1000);
       if (is.etag === was.etag) continue;
       const [p, headers] = paths(keep).find(([path, h]) => `${path} ${JSON.stringify(h)}` === key)!;
-      const conditional = await request(app, p, { ...headers, 'if-modified-since': was.lm });
+      const conditional = await request(pub.app, p, { ...headers, 'if-modified-since': was.lm });
       expect(conditional.status, `${key}: If-Modified-Since its date before the change`).toBe(200);
     }
     // The pages that show the newest reviews changed, and say so.
@@ -116,7 +86,7 @@ describe('one publication time for every representation', () => {
     const state = fixtureState();
     const T2 = T0 + 120_000;
     const reviews = state.reviews.map((r, i) => (i === 0 ? { ...r, updated_at: '2099-01-01T00:00:00Z', title: 'from the future' } : r));
-    await publish({ ...state, reviews, version: 3, changedAt: iso(T2) }, T2 + 1000);
+    await pub.publish({ ...state, reviews, version: 3, changedAt: iso(T2) }, T2 + 1000);
     const id = reviews[0]!.id;
     const seen = await look(id);
     for (const [key, s] of seen) expect(Date.parse(s.lm), key).toBeLessThanOrEqual(T2 + 1000);
@@ -137,13 +107,13 @@ describe('one publication time for every representation', () => {
 
   it('an edit of an unpublished review moves no date and no tag', async () => {
     const T3 = T0 + 180_000;
-    await publish({ ...fixtureState(), version: 4, changedAt: iso(T3) }, T3 + 1000);
-    const keep = current.view.reviews[1]!.id;
+    await pub.publish({ ...fixtureState(), version: 4, changedAt: iso(T3) }, T3 + 1000);
+    const keep = pub.current.view.reviews[1]!.id;
     const before = await look(keep);
     const state = fixtureState();
     const T4 = T3 + 60_000;
     const edited = state.reviews.map((r) => (r.id === UNPUBLISHED_IDS[1] ? { ...r, text: `${r.text} (edited)`, updated_at: iso(T4) } : r));
-    await publish({ ...state, reviews: edited, version: 5, changedAt: iso(T4) }, T4 + 1000);
+    await pub.publish({ ...state, reviews: edited, version: 5, changedAt: iso(T4) }, T4 + 1000);
     const after = await look(keep);
     for (const [key, was] of before) {
       expect(after.get(key)!.lm, key).toBe(was.lm);
