@@ -6,7 +6,7 @@ import { createServiceUrls, type ServiceUrls } from '../../src/domain/urls.js';
 import { createApp, type AppDeps } from '../../src/http/app.js';
 import { readDemoState } from '../../src/server.js';
 import type { DocumentRenderer } from '../../src/snapshot/renderers/index.js';
-import { buildSnapshot, withDocument, type Snapshot } from '../../src/snapshot/snapshot.js';
+import type { Snapshot } from '../../src/snapshot/snapshot.js';
 import { fixtureState } from '../support/fixture.js';
 import { renderSnapshot, testDocumentRenderers } from '../support/renderers.js';
 
@@ -55,11 +55,8 @@ export function usePublishedApp(first: { state: DatasetState; now: number }): Pu
       return current!;
     },
     async publish(state, now) {
-      const build = await buildSnapshot(state, urls, renderers, current, now);
-      let served = build.snapshot;
-      for (const landed of await Promise.all(build.slow)) served = withDocument(served, landed);
-      current = served;
-      return served;
+      current = await renderSnapshot(state, urls, renderers, { previous: current, now });
+      return current;
     },
   };
   beforeAll(async () => {

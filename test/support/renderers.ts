@@ -34,14 +34,25 @@ export function testDocumentRenderers(): Renderers {
   return documentRenderersWith(createInlineInsightsRenderer());
 }
 
-/** A snapshot with every document rendered: tests can wait for the slow ones. */
+/**
+ * A snapshot with every document rendered: tests can wait for the slow ones. `previous` and `now` are
+ * the snapshot it follows and the time it is published at, as the snapshot manager gives them.
+ */
 export async function renderSnapshot(
   state: DatasetState,
   urls: ServiceUrls,
   renderers: readonly DocumentRenderer[],
-  options: { budgets?: MemoBudgets } = {},
+  options: { budgets?: MemoBudgets; previous?: Snapshot | null; now?: number } = {},
 ): Promise<Snapshot> {
-  const { snapshot, slow } = await buildSnapshot(state, urls, renderers, null, Date.now(), new Map(), options.budgets);
+  const { snapshot, slow } = await buildSnapshot(
+    state,
+    urls,
+    renderers,
+    options.previous ?? null,
+    options.now ?? Date.now(),
+    new Map(),
+    options.budgets,
+  );
   let out = snapshot;
   for (const landed of await Promise.all(slow)) out = withDocument(out, landed);
   return out;
