@@ -5,11 +5,18 @@
  *
  *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
  *     [--startups 3] [--cases dataset200,dataset304,search,search-uncached,json-server | none] [--cpu-prof DIR]
- *     [--build DIR] [--log-level warn] [--trust-proxy true]
+ *     [--build DIR] [--log-level warn] [--trust-proxy true] [--node-args '--use-largepages=on'] [--pin]
  *
  * `--build DIR`: the server of another package directory holding a `dist/` (a before and an after
  * measured in turn in one session). `--log-level info --trust-proxy true`: the documented production
  * setup (behind a load balancer, one log line per request), where the fast paths must work too.
+ * `--node-args`: Node flags for every server of the run, the service and its references alike (each
+ * comparison is of one runtime). `--pin`: the load generator on CPU 0, the servers on the others.
+ * `--side-by-side`: the comparisons by CPU (the 304s, the searches) load both servers at once, each
+ * with its own connections, and read each one's CPU over the same seconds, instead of one after the
+ * other: on a shared host the time a server runs in decides much of its CPU per request (the host's
+ * other guests, where its vCPUs land), and two servers measured at once share it (docs/benchmarks.md,
+ * "Side by side").
  *
  * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
  * markdown and to bench/results/ as JSON.
@@ -22,7 +29,7 @@ import { captureRoute, startBaseline } from './lib/baseline.js';
 import { createTempDir, writeLargeDataset, type TempDir } from './lib/dataset.js';
 import { startJsonServer } from './lib/json-server.js';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
-import { stopAllChildren } from './lib/processes.js';
+import { pinLoadGenerator, stopAllChildren } from './lib/processes.js';
 import { importDataset, ROOT, sqliteUrl, startService, waitForIdle, waitForInsights, type RunningService } from './lib/service.js';
 
 const { values } = parseArgs({
@@ -43,10 +50,20 @@ const { values } = parseArgs({
     build: { type: 'string' },
     'log-level': { type: 'string', default: 'warn' },
     'trust-proxy': { type: 'string' },
+    'node-args': { type: 'string', default: '' },
+    pin: { type: 'boolean', default: false },
+    'side-by-side': { type: 'boolean', default: false },
   },
 });
+// The runtime every server of the run shares (processes.ts Runtime).
+const nodeArgs = values['node-args'].split(' ').filter(Boolean);
+const cpus = values.pin ? pinLoadGenerator() : null;
+if (values.pin && cpus === null) throw new Error('--pin: this machine has one CPU, or no taskset');
+const runtime = { nodeArgs, ...(cpus ? { cpus } : {}) };
+const sideBySide = values['side-by-side'];
 // How the measured servers run: which build, and with which logging and proxy settings.
 const serverOptions = {
+  ...runtime,
   ...(values.build ? { build: path.resolve(values.build) } : {}),
   logLevel: values['log-level'],
   env: (values['trust-proxy'] ? { TRUST_PROXY: values['trust-proxy'] } : {}) as Record<string, string>,
@@ -73,6 +90,7 @@ interface Comparison {
   service: LoadResult;
   reference: LoadResult;
   referenceName: string;
+  /** Service ÷ reference by rate, or, for servers loaded side by side, reference ÷ service by CPU per request. */
   ratio: number;
   target: number;
 }
@@ -89,7 +107,10 @@ interface Startup {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const log = (msg: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
-/** Runs service and reference back to back, `rounds` times, alternating which goes first; keeps every round. */
+/**
+ * Runs service and reference back to back, `rounds` times, alternating which goes first (or, with
+ * --side-by-side and both CPUs read, at the same time); keeps every round.
+ */
 async function compare(
   size: number,
   name: string,
@@ -103,21 +124,32 @@ async function compare(
     const opts = { duration, warmup, connections };
     let s: LoadResult;
     let r: LoadResult;
-    if (round % 2 === 0) {
+    // Two servers loaded at once share the CPUs as the scheduler decides: their rates say nothing of
+    // their costs, so such a round is judged by CPU per request (reference ÷ service).
+    const together = sideBySide && service.cpuPid !== undefined && reference.cpuPid !== undefined;
+    if (together) {
+      [s, r] = await Promise.all([runLoad({ ...opts, ...service }), runLoad({ ...opts, ...reference })]);
+    } else if (round % 2 === 0) {
       r = await runLoad({ ...opts, ...reference });
       s = await runLoad({ ...opts, ...service });
     } else {
       s = await runLoad({ ...opts, ...service });
       r = await runLoad({ ...opts, ...reference });
     }
-    const c = { size, case: `${name}, round ${round + 1}`, service: s, reference: r, referenceName, ratio: s.rps / r.rps, target };
+    const ratio = together ? r.cpuUsPerRequest! / s.cpuUsPerRequest! : s.rps / r.rps;
+    const label = together ? `${name}, side by side, per CPU-second` : name;
+    const c = { size, case: `${label}, round ${round + 1}`, service: s, reference: r, referenceName, ratio, target };
     const counters = countersCell(c);
     const cpu =
       (s.cpuUsPerRequest !== null && r.cpuUsPerRequest !== null
         ? `; CPU ${s.cpuUsPerRequest.toFixed(0)} vs ${r.cpuUsPerRequest.toFixed(0)} µs/req`
-        : '') + (counters === NOT_MEASURED ? '' : `; cycles ${counters}`);
+        : '') +
+      (s.clientSleepsPerRequest !== null && r.clientSleepsPerRequest !== null
+        ? `; load generator asleep ${(s.clientSleepsPerRequest * 100).toFixed(0)} / ${(r.clientSleepsPerRequest * 100).toFixed(0)} times per 100 answers`
+        : '') +
+      (counters === NOT_MEASURED ? '' : `; cycles ${counters}`);
     log(
-      `${size} ${name}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s = ${c.ratio.toFixed(2)}x (target ${target}x)${cpu}`,
+      `${size} ${label}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s, ratio ${c.ratio.toFixed(2)}x (target ${target}x)${cpu}`,
     );
     results.push(c);
   }
@@ -171,7 +203,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
       // Not the start-up measurement (that is above): on a loaded machine 100k reviews can take more
       // than the default minute to the first 200.
       timeoutMs: 600_000,
-      ...(profileDir ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir, String(size))] } : {}),
+      ...(profileDir ? { nodeArgs: [...nodeArgs, '--cpu-prof', '--cpu-prof-dir', path.resolve(profileDir, String(size))] } : {}),
     });
     try {
       log(`${size}: insights ready ${await waitForInsights(service)} ms after the first 200`);
@@ -190,7 +222,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
       const datasetRoute = await captureRoute(service.base, '/reviews.json', tmp.path, true);
       const searchRoute = await captureRoute(service.base, searchUrl, tmp.path, false);
       const etag = datasetRoute.notModified!.etag;
-      const baseline = await startBaseline([datasetRoute, searchRoute], tmp.path);
+      const baseline = await startBaseline([datasetRoute, searchRoute], tmp.path, runtime);
       try {
         if (cases.has('dataset200'))
           comparisons.push(
@@ -249,7 +281,7 @@ async function benchSize(size: number, comparisons: Comparison[], starts: Startu
       }
 
       if (!cases.has('json-server')) return;
-      const jsonServer = await startJsonServer(doc.reviews, tmp.path);
+      const jsonServer = await startJsonServer(doc.reviews, tmp.path, runtime);
       try {
         const probe = await fetch(jsonServer.base + jsonServerUrl);
         log(`${size}: json-server ${jsonServerUrl}: ${probe.status}, X-Total-Count ${probe.headers.get('x-total-count')}`);
@@ -305,6 +337,32 @@ function countersCell(c: Pick<Comparison, 'service' | 'reference'>): string {
   return `${fmt(s.kCyclesPerRequest)}k / ${fmt(r.kCyclesPerRequest)}k (${fmt(r.kCyclesPerRequest / s.kCyclesPerRequest, 2)}x), instructions ${fmt(s.kInstructionsPerRequest)}k / ${fmt(r.kInstructionsPerRequest)}k`;
 }
 
+/**
+ * Each case's median over its rounds, of the rates' ratio and of the CPU ratio: on a shared host one
+ * round can land on a slow moment of either server, and the median is what no single round decides.
+ */
+function medians(comparisons: Comparison[]): string[] {
+  const cases = new Map<string, Comparison[]>();
+  for (const c of comparisons) {
+    const key = `${fmt(c.size)} | ${c.case.replace(/, round \d+$/, '')}`;
+    cases.set(key, [...(cases.get(key) ?? []), c]);
+  }
+  if ([...cases.values()].every((cs) => cs.length < 2)) return [];
+  const cpuRatios = (cs: Comparison[]) =>
+    cs.flatMap((c) =>
+      c.service.cpuUsPerRequest && c.reference.cpuUsPerRequest ? [c.reference.cpuUsPerRequest / c.service.cpuUsPerRequest] : [],
+    );
+  return [
+    '',
+    '| reviews | case | rounds | median ratio | median CPU ratio (reference ÷ service) | target |',
+    '|---:|---|---:|---:|---:|---:|',
+    ...[...cases].map(([key, cs]) => {
+      const cpu = cpuRatios(cs);
+      return `| ${key} | ${cs.length} | ${fmt(median(cs.map((c) => c.ratio)), 2)}x | ${cpu.length ? `${fmt(median(cpu), 2)}x` : 'n/a'} | ≥ ${cs[0]!.target}x |`;
+    }),
+  ];
+}
+
 function report(comparisons: Comparison[], starts: Startup[]): string {
   const lines = [
     '| reviews | case | service req/s | reference req/s | ratio | target | service p50 / p99 ms | reference p50 / p99 ms | server CPU µs/req, service / reference | server cycles / req, service / reference | |',
@@ -313,6 +371,7 @@ function report(comparisons: Comparison[], starts: Startup[]): string {
       (c) =>
         `| ${fmt(c.size)} | ${c.case} | ${fmt(c.service.rps)} | ${fmt(c.reference.rps)} (${c.referenceName}) | ${fmt(c.ratio, 2)}x | ≥ ${c.target}x | ${c.service.p50} / ${c.service.p99} | ${c.reference.p50} / ${c.reference.p99} | ${cpuCell(c)} | ${countersCell(c)} | ${c.ratio >= c.target ? 'met' : '**missed**'} |`,
     ),
+    ...medians(comparisons),
     ...(starts.length === 0
       ? []
       : [
@@ -352,6 +411,8 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}\n` +
       `build ${values.build ?? ROOT}, LOG_LEVEL ${values['log-level']}, TRUST_PROXY ${values['trust-proxy'] ?? 'unset'}\n` +
+      `servers' Node flags: ${nodeArgs.join(' ') || 'none'}; ${cpus ? `servers on CPUs ${cpus}, load generator on CPU 0` : 'not pinned'}; ` +
+      `${sideBySide ? 'comparisons by CPU side by side (both servers loaded at once)' : 'servers loaded one after the other'}\n` +
       `${duration} s runs, ${connections} connections, ${warmup} s warm-up\n\n${table}`,
   );
   const dir = path.join(ROOT, 'bench', 'results');

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BaselineRoute } from './baseline-server.js';
-import { freePort, HOST, startChild, waitForOk, type Child } from './processes.js';
+import { freePort, HOST, nodeCommand, startChild, waitForOk, type Child, type Runtime } from './processes.js';
 import { ROOT } from './service.js';
 
 // node:http writes these itself on every response; replaying them would send them twice.
@@ -56,12 +56,13 @@ export interface Baseline {
   stop(): Promise<void>;
 }
 
-export async function startBaseline(routes: BaselineRoute[], dir: string): Promise<Baseline> {
+export async function startBaseline(routes: BaselineRoute[], dir: string, runtime: Runtime = {}): Promise<Baseline> {
   const routesFile = path.join(dir, 'baseline-routes.json');
   writeFileSync(routesFile, JSON.stringify(routes));
   const port = await freePort();
   const script = path.join(ROOT, 'bench', 'lib', 'baseline-server.ts');
-  const child = startChild(process.execPath, ['--import', 'tsx', script, routesFile, String(port)], process.env);
+  const { command, args } = nodeCommand(['--import', 'tsx', script, routesFile, String(port)], runtime);
+  const child = startChild(command, args, process.env);
   const base = `http://${HOST}:${port}`;
   const first = routes[0];
   try {

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, HOST, startChild, waitForOk, type Child } from './processes.js';
+import { freePort, HOST, nodeCommand, startChild, waitForOk, type Child, type Runtime } from './processes.js';
 import { ROOT } from './service.js';
 
 export interface JsonServer {
@@ -14,12 +14,13 @@ export interface JsonServer {
 }
 
 /** `reviews` as the real server publishes them (newest first), so both search the same records. */
-export async function startJsonServer(reviews: unknown[], dir: string): Promise<JsonServer> {
+export async function startJsonServer(reviews: unknown[], dir: string, runtime: Runtime = {}): Promise<JsonServer> {
   const db = path.join(dir, 'db.json');
   writeFileSync(db, JSON.stringify({ reviews }));
   const port = await freePort();
   const bin = path.join(ROOT, 'node_modules', 'json-server', 'lib', 'cli', 'bin.js');
-  const child = startChild(process.execPath, [bin, db, '--port', String(port), '--host', HOST, '--quiet', '--read-only'], process.env);
+  const { command, args } = nodeCommand([bin, db, '--port', String(port), '--host', HOST, '--quiet', '--read-only'], runtime);
+  const child = startChild(command, args, process.env);
   const base = `http://${HOST}:${port}`;
   try {
     await waitForOk(`${base}/reviews?_limit=1`, child, 120_000, 50);

@@ -2,6 +2,7 @@
  * The load generator: autocannon's programmatic API, in the bench process (the servers are children).
  * A short warm-up lets the JIT and any lazily built state settle before the measured run.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { startCounters, type Counts } from './perf-counters.js';
 import { processCpuMs } from './service.js';
@@ -35,6 +36,12 @@ export interface LoadResult {
   timeouts: number;
   /** The server's CPU time per completed request, µs (null without cpuPid or /proc). */
   cpuUsPerRequest: number | null;
+  /**
+   * How often the load generator's threads went to sleep per completed request (voluntary context
+   * switches, /proc; null without it). A response that finds the load generator asleep wakes it, and
+   * on loopback the server's write pays for that wake-up (docs/benchmarks.md, "Side by side").
+   */
+  clientSleepsPerRequest: number | null;
   /** The server's CPU cycles and instructions per completed request, thousands (null without cpuPid or perf). */
   kCyclesPerRequest: number | null;
   kInstructionsPerRequest: number | null;
@@ -49,7 +56,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
   if ((options.warmup ?? 2) > 0) await autocannon({ ...base, duration: options.warmup ?? 2 });
   const server = measureServer(options.cpuPid);
+  const sleptBefore = ownSleeps();
   const r = await autocannon({ ...base, duration: options.duration ?? 10 });
+  const sleptAfter = ownSleeps();
   const { cpuMs, counts } = await server.stop();
   const expect = options.expect ?? '2xx';
   const good = r[expect];
@@ -66,9 +75,24 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     requests: total,
     timeouts: r.timeouts,
     cpuUsPerRequest: perRequest(cpuMs, 1000),
+    clientSleepsPerRequest: perRequest(sleptBefore === null || sleptAfter === null ? null : sleptAfter - sleptBefore, 1),
     kCyclesPerRequest: perRequest(counts?.cycles, 1 / 1000),
     kInstructionsPerRequest: perRequest(counts?.instructions, 1 / 1000),
   };
+}
+
+/** The voluntary context switches of this process's threads so far (/proc); null where there is no /proc. */
+function ownSleeps(): number | null {
+  try {
+    let n = 0;
+    for (const thread of readdirSync('/proc/self/task')) {
+      const status = readFileSync(`/proc/self/task/${thread}/status`, 'utf8');
+      n += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+    }
+    return n;
+  } catch {
+    return null;
+  }
 }
 
 /** The server's CPU time (/proc) and hardware counters (perf) over a window; null for what is unavailable. */

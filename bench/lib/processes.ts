@@ -2,8 +2,9 @@
  * Child processes for benchmarks: every server runs in its own process, so it never shares an event loop
  * with the load generator. Each one is stopped by its pid on every exit path.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import os from 'node:os';
 
 export const HOST = '127.0.0.1';
 
@@ -17,6 +18,39 @@ export function freePort(): Promise<number> {
       srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/**
+ * How a server child runs: Node flags before its script (the same for every server of a comparison, so
+ * that each runs the same runtime) and the CPUs it may use, as `taskset -c` takes them (a load generator
+ * kept off the servers' CPUs, pinServer below).
+ */
+export interface Runtime {
+  nodeArgs?: readonly string[];
+  cpus?: string;
+}
+
+/** The command and arguments that run `args` (a script and its arguments) with Node in `runtime`. */
+export function nodeCommand(args: readonly string[], runtime: Runtime = {}): { command: string; args: string[] } {
+  const node = [...(runtime.nodeArgs ?? []), ...args];
+  // taskset execs Node in place: the child's pid stays the server's (its CPU time is read by pid).
+  return runtime.cpus
+    ? { command: 'taskset', args: ['-c', runtime.cpus, process.execPath, ...node] }
+    : { command: process.execPath, args: node };
+}
+
+/**
+ * Keeps this process (the load generator: autocannon runs in it) on CPU 0 and returns the CPUs left for
+ * the servers, or null on a machine with one CPU or without taskset. On a machine of few CPUs the
+ * kernel and the host move a load generator and a server between them as it pleases; pinned, each run
+ * of a comparison has the same placement.
+ */
+export function pinLoadGenerator(): string | null {
+  const cpus = os.availableParallelism();
+  if (cpus < 2) return null;
+  const pinned = spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
+  if (pinned.status !== 0) return null;
+  return cpus === 2 ? '1' : `1-${cpus - 1}`;
 }
 
 export interface Child {

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, HOST, runToCompletion, startChild, waitForOk, type Child } from './processes.js';
+import { freePort, HOST, nodeCommand, runToCompletion, startChild, waitForOk, type Child, type Runtime } from './processes.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
@@ -134,12 +134,10 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export interface ServeOptions {
+export interface ServeOptions extends Runtime {
   databaseUrl: string;
   /** `warn` for load runs; `info` shows Fastify's "Server listening" line with its timestamp. */
   logLevel?: string;
-  /** Extra node flags for the server (e.g. --cpu-prof). */
-  nodeArgs?: string[];
   timeoutMs?: number;
   /** Extra environment for the server (e.g. SEARCH_CACHE_BYTES=0). */
   env?: Record<string, string>;
@@ -159,7 +157,8 @@ export async function startService(options: ServeOptions): Promise<RunningServic
     DEMO_ON_EMPTY: 'false',
     ...options.env,
   };
-  const child = startChild(process.execPath, [...(options.nodeArgs ?? []), cli(options.build), 'serve'], env, (line) => {
+  const { command, args } = nodeCommand([cli(options.build), 'serve'], options);
+  const child = startChild(command, args, env, (line) => {
     if (listeningAt !== null || !line.startsWith('{')) return;
     try {
       const entry = JSON.parse(line) as { msg?: string; time?: string | number };
