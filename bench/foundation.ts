@@ -30,7 +30,16 @@ import { createTempDir, writeLargeDataset, type TempDir } from './lib/dataset.js
 import { startJsonServer } from './lib/json-server.js';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
 import { pinLoadGenerator, stopAllChildren } from './lib/processes.js';
-import { importDataset, ROOT, sqliteUrl, startService, waitForIdle, waitForInsights, type RunningService } from './lib/service.js';
+import {
+  importDataset,
+  processCpuMs,
+  ROOT,
+  sqliteUrl,
+  startService,
+  waitForIdle,
+  waitForInsights,
+  type RunningService,
+} from './lib/service.js';
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +70,7 @@ const cpus = values.pin ? pinLoadGenerator() : null;
 if (values.pin && cpus === null) throw new Error('--pin: this machine has one CPU, or no taskset');
 const runtime = { nodeArgs, ...(cpus ? { cpus } : {}) };
 const sideBySide = values['side-by-side'];
+if (sideBySide && processCpuMs(process.pid) === null) throw new Error('--side-by-side judges by CPU time, read from /proc: not here');
 // How the measured servers run: which build, and with which logging and proxy settings.
 const serverOptions = {
   ...runtime,
@@ -104,6 +114,7 @@ interface Startup {
   target: number;
 }
 
+// The lower of the two middle values for an even count: a median that never flatters the service's ratio.
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const log = (msg: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
@@ -144,9 +155,7 @@ async function compare(
       (s.cpuUsPerRequest !== null && r.cpuUsPerRequest !== null
         ? `; CPU ${s.cpuUsPerRequest.toFixed(0)} vs ${r.cpuUsPerRequest.toFixed(0)} µs/req`
         : '') +
-      (s.clientSleepsPerRequest !== null && r.clientSleepsPerRequest !== null
-        ? `; load generator asleep ${(s.clientSleepsPerRequest * 100).toFixed(0)} / ${(r.clientSleepsPerRequest * 100).toFixed(0)} times per 100 answers`
-        : '') +
+      sleepsNote(s, r, together) +
       (counters === NOT_MEASURED ? '' : `; cycles ${counters}`);
     log(
       `${size} ${label}: ${s.rps.toFixed(0)} vs ${referenceName} ${r.rps.toFixed(0)} req/s, ratio ${c.ratio.toFixed(2)}x (target ${target}x)${cpu}`,
@@ -154,6 +163,18 @@ async function compare(
     results.push(c);
   }
   return results;
+}
+
+/**
+ * How often the load generator slept per 100 answers: of each server when they ran one after the other;
+ * side by side both loads count the same process's sleeps, so once, per 100 answers of either.
+ */
+function sleepsNote(s: LoadResult, r: LoadResult, together: boolean): string {
+  if (s.clientSleepsPerRequest === null || r.clientSleepsPerRequest === null) return '';
+  if (!together)
+    return `; load generator asleep ${(s.clientSleepsPerRequest * 100).toFixed(0)} / ${(r.clientSleepsPerRequest * 100).toFixed(0)} times per 100 answers`;
+  const slept = s.clientSleepsPerRequest * s.requests;
+  return `; load generator asleep ${((slept * 100) / (s.requests + r.requests)).toFixed(0)} times per 100 answers of either`;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The baseline: a raw node:http server that answers from a table of precomputed responses, doing the
  * least work any server could: one Map lookup, one header comparison for If-None-Match, one write.
- * Run as a child process: `node --import tsx bench/lib/baseline-server.ts ROUTES.json PORT`. Prints
- * "listening" once ready.
+ * Run as a child process: `node --import tsx bench/lib/baseline-server.ts ROUTES.json PORT [SPIN_US]`.
+ * Prints "listening" once ready. SPIN_US > 0: a control, the same server made dearer on purpose by
+ * busy-waiting that many microseconds before each answer (bench/method-check.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -24,7 +25,13 @@ interface Loaded {
   notModified?: BaselineRoute['notModified'];
 }
 
-function main(routesFile: string, port: number): void {
+/** Holds the CPU for `us` microseconds: a known cost per answer. */
+function spin(us: number): void {
+  const until = process.hrtime.bigint() + BigInt(Math.round(us * 1000));
+  while (process.hrtime.bigint() < until);
+}
+
+function main(routesFile: string, port: number, spinUs: number): void {
   const routes = JSON.parse(readFileSync(routesFile, 'utf8')) as BaselineRoute[];
   const table = new Map<string, Loaded>();
   for (const r of routes) {
@@ -32,6 +39,7 @@ function main(routesFile: string, port: number): void {
     table.set(r.url, { headers: { ...r.headers, 'content-length': String(body.length) }, body, notModified: r.notModified });
   }
   const server = createServer((req, res) => {
+    if (spinUs > 0) spin(spinUs);
     const hit = table.get(req.url ?? '');
     if (!hit) {
       res.writeHead(404, { 'content-length': '0' }).end();
@@ -49,5 +57,5 @@ function main(routesFile: string, port: number): void {
   server.on('close', () => undefined);
 }
 
-const [routesFile, port] = process.argv.slice(2);
-if (routesFile && port) main(routesFile, Number(port));
+const [routesFile, port, spinUs] = process.argv.slice(2);
+if (routesFile && port) main(routesFile, Number(port), Number(spinUs ?? 0));

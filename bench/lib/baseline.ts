@@ -56,12 +56,13 @@ export interface Baseline {
   stop(): Promise<void>;
 }
 
-export async function startBaseline(routes: BaselineRoute[], dir: string, runtime: Runtime = {}): Promise<Baseline> {
+/** `spinUs`: a control made dearer by that many microseconds of CPU per answer (baseline-server.ts). */
+export async function startBaseline(routes: BaselineRoute[], dir: string, runtime: Runtime = {}, spinUs = 0): Promise<Baseline> {
   const routesFile = path.join(dir, 'baseline-routes.json');
   writeFileSync(routesFile, JSON.stringify(routes));
   const port = await freePort();
   const script = path.join(ROOT, 'bench', 'lib', 'baseline-server.ts');
-  const { command, args } = nodeCommand(['--import', 'tsx', script, routesFile, String(port)], runtime);
+  const { command, args } = nodeCommand(['--import', 'tsx', script, routesFile, String(port), String(spinUs)], runtime);
   const child = startChild(command, args, process.env);
   const base = `http://${HOST}:${port}`;
   const first = routes[0];

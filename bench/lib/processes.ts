@@ -3,8 +3,8 @@
  * with the load generator. Each one is stopped by its pid on every exit path.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import os from 'node:os';
 
 export const HOST = '127.0.0.1';
 
@@ -23,7 +23,7 @@ export function freePort(): Promise<number> {
 /**
  * How a server child runs: Node flags before its script (the same for every server of a comparison, so
  * that each runs the same runtime) and the CPUs it may use, as `taskset -c` takes them (a load generator
- * kept off the servers' CPUs, pinServer below).
+ * kept off the servers' CPUs: pinLoadGenerator below).
  */
 export interface Runtime {
   nodeArgs?: readonly string[];
@@ -39,18 +39,33 @@ export function nodeCommand(args: readonly string[], runtime: Runtime = {}): { c
     : { command: process.execPath, args: node };
 }
 
+/** The CPUs this process may run on, in order (`Cpus_allowed_list` of /proc/self/status); null without it. */
+function allowedCpus(): number[] | null {
+  try {
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (!list) return null;
+    return list.split(',').flatMap((part) => {
+      const [from, to = from] = part.split('-').map(Number);
+      return Array.from({ length: to! - from! + 1 }, (_, i) => from! + i);
+    });
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Keeps this process (the load generator: autocannon runs in it) on CPU 0 and returns the CPUs left for
- * the servers, or null on a machine with one CPU or without taskset. On a machine of few CPUs the
- * kernel and the host move a load generator and a server between them as it pleases; pinned, each run
- * of a comparison has the same placement.
+ * Keeps this process (the load generator: autocannon runs in it) on the first CPU it may use and
+ * returns the others for the servers (`taskset -c` form), or null with a single CPU, without /proc or
+ * without taskset. On a machine of few CPUs the kernel and the host move a load generator and a server
+ * between them as they please; pinned, each run of a comparison has the same placement. Children started
+ * without a Runtime's `cpus` (an import, perf) inherit the load generator's CPU.
  */
 export function pinLoadGenerator(): string | null {
-  const cpus = os.availableParallelism();
-  if (cpus < 2) return null;
-  const pinned = spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
+  const cpus = allowedCpus();
+  if (!cpus || cpus.length < 2) return null;
+  const pinned = spawnSync('taskset', ['-a', '-cp', String(cpus[0]), String(process.pid)], { stdio: 'ignore' });
   if (pinned.status !== 0) return null;
-  return cpus === 2 ? '1' : `1-${cpus - 1}`;
+  return cpus.slice(1).join(',');
 }
 
 export interface Child {
