@@ -6,17 +6,19 @@
  *   npm run build && npx tsx bench/foundation.ts [--reviews 10000,100000] [--duration 10] [--rounds 1]
  *     [--startups 3] [--cases dataset200,dataset304,search,search-uncached,json-server | none] [--cpu-prof DIR]
  *     [--build DIR] [--log-level warn] [--trust-proxy true] [--node-args '--use-largepages=on'] [--pin]
+ *     [--side-by-side]
  *
  * `--build DIR`: the server of another package directory holding a `dist/` (a before and an after
  * measured in turn in one session). `--log-level info --trust-proxy true`: the documented production
  * setup (behind a load balancer, one log line per request), where the fast paths must work too.
  * `--node-args`: Node flags for every server of the run, the service and its references alike (each
- * comparison is of one runtime). `--pin`: the load generator on CPU 0, the servers on the others.
- * `--side-by-side`: the comparisons by CPU (the 304s, the searches) load both servers at once, each
- * with its own connections, and read each one's CPU over the same seconds, instead of one after the
- * other: on a shared host the time a server runs in decides much of its CPU per request (the host's
- * other guests, where its vCPUs land), and two servers measured at once share it (docs/benchmarks.md,
- * "Side by side").
+ * comparison is of one runtime). `--pin`: the load generator on the first CPU this process may use,
+ * the servers on the others. `--side-by-side`: the comparisons by CPU (the 304s, the searches) load
+ * both servers at once, each with its own connections, and read each one's CPU over the same seconds,
+ * instead of one after the other: a server's CPU per request on loopback depends on how often its
+ * answers find the load generator asleep, which varies from round to round, and two servers measured
+ * at once share the same client and host (docs/benchmarks.md, "Side by side, and the load generator's
+ * sleeps"; bench/method-check.ts checks the method).
  *
  * The servers are child processes; the load generator (autocannon) runs here. Results go to stdout as
  * markdown and to bench/results/ as JSON.
