@@ -46,6 +46,7 @@ const load = (server: Baseline) =>
     cpuPid: server.child.process.pid!,
   });
 const cpuRatio = (a: LoadResult, b: LoadResult) => a.cpuUsPerRequest! / b.cpuUsPerRequest!;
+const sleeps = (r: LoadResult) => (r.clientSleepsPerRequest === null ? 'n/a' : (r.clientSleepsPerRequest * 100).toFixed(0));
 
 const tmp = createTempDir('rds-method-');
 try {
@@ -77,7 +78,8 @@ try {
     rows.push(row);
     process.stderr.write(
       `round ${round + 1}: A/B side by side ${row.ab.toFixed(2)}x; A/C side by side ${row.acTogether.toFixed(2)}x (${ac1.cpuUsPerRequest!.toFixed(1)} / ${ac2.cpuUsPerRequest!.toFixed(1)} µs); ` +
-        `A/C one after the other ${row.acApart.toFixed(2)}x (${apartA.cpuUsPerRequest!.toFixed(1)} / ${apartC.cpuUsPerRequest!.toFixed(1)} µs)\n`,
+        `A/C one after the other ${row.acApart.toFixed(2)}x (${apartA.cpuUsPerRequest!.toFixed(1)} / ${apartC.cpuUsPerRequest!.toFixed(1)} µs, ` +
+        `${apartA.rps.toFixed(0)} / ${apartC.rps.toFixed(0)} req/s, load generator asleep ${sleeps(apartA)} / ${sleeps(apartC)} times per 100 answers)\n`,
     );
   }
   const expected = median(rows.map((r) => r.aApartCpu / (r.aApartCpu + spinUs)));
