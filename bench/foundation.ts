@@ -31,6 +31,7 @@ import { captureRoute, startBaseline } from './lib/baseline.js';
 import { createTempDir, writeLargeDataset, type TempDir } from './lib/dataset.js';
 import { startJsonServer } from './lib/json-server.js';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
+import { lowerMedian } from './lib/median.js';
 import { pinLoadGenerator, stopAllChildren } from './lib/processes.js';
 import {
   importDataset,
@@ -116,8 +117,6 @@ interface Startup {
   target: number;
 }
 
-// The lower of the two middle values for an even count: a median that never flatters the service's ratio.
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const log = (msg: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
 /**
@@ -381,7 +380,7 @@ function medians(comparisons: Comparison[]): string[] {
     '|---:|---|---:|---:|---:|---:|',
     ...[...cases].map(([key, cs]) => {
       const cpu = cpuRatios(cs);
-      return `| ${key} | ${cs.length} | ${fmt(median(cs.map((c) => c.ratio)), 2)}x | ${cpu.length ? `${fmt(median(cpu), 2)}x` : 'n/a'} | ≥ ${cs[0]!.target}x |`;
+      return `| ${key} | ${cs.length} | ${fmt(lowerMedian(cs.map((c) => c.ratio)), 2)}x | ${cpu.length ? `${fmt(lowerMedian(cpu), 2)}x` : 'n/a'} | ≥ ${cs[0]!.target}x |`;
     }),
   ];
 }
@@ -402,10 +401,10 @@ function report(comparisons: Comparison[], starts: Startup[]): string {
           '| reviews | import | spawn → first 200 (median, max) | spawn → "listening" log (median) | server CPU at first 200 (median) | target | |',
           '|---:|---:|---:|---:|---:|---:|---|',
           ...starts.map((s) => {
-            const ok = median(s.firstOkMs);
+            const ok = lowerMedian(s.firstOkMs);
             const listening = s.listeningMs.filter((x): x is number => x !== null);
             const cpu = s.cpuMs.filter((x): x is number => x !== null);
-            const orNa = (xs: number[]) => (xs.length ? `${fmt(median(xs))} ms` : 'n/a');
+            const orNa = (xs: number[]) => (xs.length ? `${fmt(lowerMedian(xs))} ms` : 'n/a');
             return `| ${fmt(s.size)} | ${fmt(s.importMs / 1000, 1)} s | ${fmt(ok)} ms, ${fmt(Math.max(...s.firstOkMs))} ms | ${orNa(listening)} | ${orNa(cpu)} | < ${fmt(s.target)} ms | ${ok < s.target ? 'met' : '**missed**'} |`;
           }),
         ]),
@@ -434,7 +433,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}\n` +
       `build ${values.build ?? ROOT}, LOG_LEVEL ${values['log-level']}, TRUST_PROXY ${values['trust-proxy'] ?? 'unset'}\n` +
-      `servers' Node flags: ${nodeArgs.join(' ') || 'none'}; ${cpus ? `servers on CPUs ${cpus}, load generator on CPU 0` : 'not pinned'}; ` +
+      `servers' Node flags: ${nodeArgs.join(' ') || 'none'}; ${cpus ? `servers on CPUs ${cpus}, the load generator on the first CPU it may use` : 'not pinned'}; ` +
       `${sideBySide ? 'comparisons by CPU side by side (both servers loaded at once)' : 'servers loaded one after the other'}\n` +
       `${duration} s runs, ${connections} connections, ${warmup} s warm-up\n\n${table}`,
   );

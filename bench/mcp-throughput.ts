@@ -27,6 +27,7 @@ import autocannon from 'autocannon';
 import { createTempDir, writeLargeDataset } from './lib/dataset.js';
 import { stopAllChildren } from './lib/processes.js';
 import { importDataset, processCpuMs, ROOT, sqliteUrl, startService, waitForInsights, type RunningService } from './lib/service.js';
+import { lowerMedian } from './lib/median.js';
 
 const { values } = parseArgs({
   options: {
@@ -51,7 +52,6 @@ const [size, duration, warmup, connections, rounds] = [
   values.connections,
   values.rounds,
 ].map(Number) as [number, number, number, number, number];
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const log = (msg: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
 // The same filters on both sides: what assistants send most (spec §4.7: rating and limit).
@@ -241,10 +241,10 @@ async function main(): Promise<void> {
       build: all[0]!.build,
       kind: all[0]!.kind,
       name: all[0]!.name,
-      rps: median(all.map((r) => r.rps)),
-      p50: median(all.map((r) => r.p50)),
-      p99: median(all.map((r) => r.p99)),
-      cpuUs: median(all.map((r) => r.cpuUs)),
+      rps: lowerMedian(all.map((r) => r.rps)),
+      p50: lowerMedian(all.map((r) => r.p50)),
+      p99: lowerMedian(all.map((r) => r.p99)),
+      cpuUs: lowerMedian(all.map((r) => r.cpuUs)),
     }));
     const restOf = (build: string) => results.find((r) => r.build === build && r.kind === 'rest');
     const ratio = (r: Measured, value: (m: Measured) => number, inverse = false) => {

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { startBaseline, type Baseline } from './lib/baseline.js';
 import { createTempDir } from './lib/dataset.js';
 import { runLoad, type LoadResult } from './lib/load.js';
+import { lowerMedian } from './lib/median.js';
 import { pinLoadGenerator, stopAllChildren } from './lib/processes.js';
 
 const { values } = parseArgs({
@@ -36,7 +37,6 @@ if (values.pin && cpus === null) throw new Error('--pin: one CPU only, or no tas
 const runtime = cpus ? { cpus } : {};
 
 const ETAG = '"method-check"';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 const load = (server: Baseline) =>
   runLoad({
     url: `${server.base}/reviews.json`,
@@ -82,8 +82,8 @@ try {
         `${apartA.rps.toFixed(0)} / ${apartC.rps.toFixed(0)} req/s, load generator asleep ${sleeps(apartA)} / ${sleeps(apartC)} times per 100 answers)\n`,
     );
   }
-  const expected = median(rows.map((r) => r.aApartCpu / (r.aApartCpu + spinUs)));
-  const fmt = (xs: number[]) => `${median(xs).toFixed(2)}x (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
+  const expected = lowerMedian(rows.map((r) => r.aApartCpu / (r.aApartCpu + spinUs)));
+  const fmt = (xs: number[]) => `${lowerMedian(xs).toFixed(2)}x (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
   console.log(
     `\n${new Date().toISOString()} — ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} CPUs, Node ${process.version}; ` +
       `${cpus ? `servers on CPUs ${cpus}` : 'not pinned'}; C spins ${spinUs} µs per answer; ${rounds} rounds of ${duration} s\n\n` +
