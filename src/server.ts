@@ -8,6 +8,7 @@ import type { DatasetState, ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
 import { startIdleMemory } from './ops/idle-memory.js';
+import type { LiveShapes } from './ops/live-shapes.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import type { MemoBudgets } from './snapshot/snapshot-memo.js';
 import { createMetricSources } from './storage/ops-queries.js';
@@ -45,6 +46,8 @@ export interface RunningServer {
   metrics: ServiceMetrics;
   /** Live sync with the platforms the configuration connects (contract §3.2); none when unconfigured. */
   sync: PlatformSync;
+  /** The objects kept alive through memory-reducing collections (ops/live-shapes.ts). */
+  liveShapes: LiveShapes;
   /** Graceful stop: no new connections, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -271,6 +274,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       },
       onError: (err) => logger.debug({ err }, 'could not collect garbage after a build; V8 does in its own time'),
     });
+    // node:http's request and response are the hot path's objects: keep one of each through the
+    // collections, or every later one sets its properties in V8's runtime (ops/live-shapes.ts).
+    app.server.once('request', (req: object, res: object) => {
+      idleMemory.shapes.keep('http request', req);
+      idleMemory.shapes.keep('http response', res);
+    });
     app.server.once('listening', listening);
     return {
       app,
@@ -281,6 +290,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       websub,
       metrics,
       sync,
+      liveShapes: idleMemory.shapes,
       async close() {
         await sync.close();
         snapshots.stop();
