@@ -7,8 +7,8 @@ import { createServiceUrls, type ServiceUrls } from './domain/urls.js';
 import type { DatasetState, ReviewStore } from './domain/ports.js';
 import { createApp } from './http/app.js';
 import { registerMcp } from './mcp/register-mcp.js';
-import { startIdleMemory } from './ops/idle-memory.js';
-import type { LiveShapes } from './ops/live-shapes.js';
+import { createHiddenClassAnchors, type HiddenClassAnchors } from './ops/hidden-class-anchors.js';
+import { collectGarbage, startIdleMemory } from './ops/idle-memory.js';
 import { createServiceMetrics, type ServiceMetrics } from './ops/metrics.js';
 import type { MemoBudgets } from './snapshot/snapshot-memo.js';
 import { createMetricSources } from './storage/ops-queries.js';
@@ -46,8 +46,8 @@ export interface RunningServer {
   metrics: ServiceMetrics;
   /** Live sync with the platforms the configuration connects (contract §3.2); none when unconfigured. */
   sync: PlatformSync;
-  /** The objects kept alive through memory-reducing collections (ops/live-shapes.ts). */
-  liveShapes: LiveShapes;
+  /** What the idle collection holds alive so that V8 keeps their hidden classes (ops/hidden-class-anchors.ts). */
+  anchors: HiddenClassAnchors;
   /** Graceful stop: no new connections, in-flight requests finish, then the store closes. */
   close(): Promise<void>;
 }
@@ -232,10 +232,12 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         limits,
       });
     };
+    const anchors = createHiddenClassAnchors();
     const app = await createApp({
       snapshots,
       urls,
       logger,
+      seeRequest: anchors.offerHttp,
       trustProxy: config.TRUST_PROXY,
       limits: {
         bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -272,13 +274,10 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
         const s = snapshots.current();
         return s.missing.size === 0 && [...s.documentVersions.values()].every((v) => v === s.version) ? s : null;
       },
+      // With a request, a response and a nextTick entry alive: a V8 matter (docs/decisions.md, "The
+      // idle collection stays, and keeps one live object of each hot kind").
+      collect: () => anchors.across(collectGarbage),
       onError: (err) => logger.debug({ err }, 'could not collect garbage after a build; V8 does in its own time'),
-    });
-    // node:http's request and response are the hot path's objects: keep one of each through the
-    // collections, or every later one sets its properties in V8's runtime (ops/live-shapes.ts).
-    app.server.once('request', (req: object, res: object) => {
-      idleMemory.shapes.keep('http request', req);
-      idleMemory.shapes.keep('http response', res);
     });
     app.server.once('listening', listening);
     return {
@@ -290,7 +289,7 @@ export async function createServer(config: Config, logger: FastifyBaseLogger): P
       websub,
       metrics,
       sync,
-      liveShapes: idleMemory.shapes,
+      anchors,
       async close() {
         await sync.close();
         snapshots.stop();

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -38,6 +38,8 @@ export interface AppDeps {
    * For tests and benchmarks that compare the two; both write the same prepared responses.
    */
   fastPath?: boolean;
+  /** Called with every request node:http hands the app, before anything else (the server's hidden-class anchors). */
+  seeRequest?: (request: IncomingMessage, response: ServerResponse) => void;
   /**
    * The data the OpenAPI description's examples answer over: the bundled demo (server.ts readDemoState),
    * read with the first request for the description. Absent: its 200 responses have no examples.
@@ -160,6 +162,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.fastPath !== false ? { routes: answers } : {}),
     write,
     maxWaiting: MAX_WAITING_PER_CONNECTION,
+    ...(deps.seeRequest ? { seen: deps.seeRequest } : {}),
     answered: (request, route, status, startedAt) => answered(request, route, status, performance.now() - startedAt, genReqId),
   });
   // Validation happens in handlers (see above); serialization is ours too: bodies are precomputed.

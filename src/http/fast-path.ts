@@ -55,6 +55,8 @@ export interface ServeOptions {
   answered(request: IncomingMessage, url: string, status: number, startedAt: number): void;
   /** Pipelined requests a connection may have waiting before it is no longer read (connection-gate.ts). */
   maxWaiting: number;
+  /** Called with every request, before anything else. */
+  seen?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 
 /**
@@ -77,8 +79,18 @@ export function serveRequests(app: FastifyInstance, options: ServeOptions): void
     closing = true;
   });
   server.removeListener('request', handler);
+  const listen = (listener: (request: IncomingMessage, response: ServerResponse) => void) => {
+    const seen = options.seen;
+    const all = seen
+      ? (request: IncomingMessage, response: ServerResponse) => {
+          seen(request, response);
+          listener(request, response);
+        }
+      : listener;
+    server.on('request', gateConnections(all, options.maxWaiting));
+  };
   if (!routes) {
-    server.on('request', gateConnections(handler, options.maxWaiting));
+    listen(handler);
     return;
   }
   const dispatch = (request: IncomingMessage, response: ServerResponse) => {
@@ -105,5 +117,5 @@ export function serveRequests(app: FastifyInstance, options: ServeOptions): void
     if (!(prepared instanceof Promise)) return send(prepared);
     prepared.then(send, () => handler(request, response));
   };
-  server.on('request', gateConnections(dispatch, options.maxWaiting));
+  listen(dispatch);
 }
