@@ -38,7 +38,7 @@ export interface AppDeps {
    * For tests and benchmarks that compare the two; both write the same prepared responses.
    */
   fastPath?: boolean;
-  /** Called with every request node:http hands the app, before anything else (the server's hidden-class anchors). */
+  /** Called with every request the connection gate lets through, before it is answered (the server's hidden-class anchors). */
   seeRequest?: (request: IncomingMessage, response: ServerResponse) => void;
   /**
    * The data the OpenAPI description's examples answer over: the bundled demo (server.ts readDemoState),

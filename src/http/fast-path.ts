@@ -55,7 +55,7 @@ export interface ServeOptions {
   answered(request: IncomingMessage, url: string, status: number, startedAt: number): void;
   /** Pipelined requests a connection may have waiting before it is no longer read (connection-gate.ts). */
   maxWaiting: number;
-  /** Called with every request, before anything else. */
+  /** Called with every request the connection gate lets through, before it is answered. */
   seen?: (request: IncomingMessage, response: ServerResponse) => void;
 }
 

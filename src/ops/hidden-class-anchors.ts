@@ -15,9 +15,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * at 0.6x of a raw node:http server (docs/benchmarks.md, "Hidden classes lost to the idle collection").
  *
  * What is held: one `nextTick` entry (a no-op callback), taken afresh before each collection, and the
- * request and response of the first request after each collection (a finished exchange: its socket is
- * closed as usual, the objects stay). Taken afresh, each has the hidden class current code makes, not
- * one a later change of a field's representation has retired.
+ * request and response of the first request after each collection, held from its arrival until the
+ * next collection's first request replaces them (the socket closes as usual; the two objects, and the
+ * listeners still attached to them, stay: bounded, one exchange). Taken afresh, each has the hidden
+ * class current code makes, not one a later change of a field's representation has retired.
  */
 export interface HiddenClassAnchors {
   /** Runs a memory-reducing `collect` with the anchors held: a fresh `nextTick` entry before it. */
@@ -54,7 +55,9 @@ export function createHiddenClassAnchors(): HiddenClassAnchors {
 /**
  * One of Node's own `process.nextTick` entries (an object literal with computed symbol keys), or null.
  * It relies on what Node's async_hooks documentation lists but discourages: `createHook`, enabled here
- * for one `nextTick` only, whose `init` receives the entry as the `TickObject` resource.
+ * for one `nextTick` only, whose `init` receives the entry as the `TickObject` resource. Enabling a hook
+ * with `init` also sets V8's promise hooks, which leaves every later `await` a little dearer for the
+ * life of the process, disabled or not (docs/decisions.md, the idle-collection bullet, gives the cost).
  */
 function captureTickObject(): object | null {
   let captured: object | null = null;
