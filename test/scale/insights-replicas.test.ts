@@ -45,6 +45,7 @@ await describePostgres('insights rendered once for three replicas', ({ freshData
   let replicas: Replica[] = [];
   let check: pg.Pool;
   let imports = 0;
+  let imported = 0;
 
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => (await check.query<R>(text, values)).rows;
   const insights = async (r: Replica) => {
@@ -53,14 +54,21 @@ await describePostgres('insights rendered once for three replicas', ({ freshData
   };
   const reviewCount = (body: string) => (JSON.parse(body) as { review_count: number }).review_count;
 
-  /** Imports one more review through the CLI (another process); resolves to the published review count. */
-  async function importChange(): Promise<number> {
+  /**
+   * Imports `reviews` more reviews through the CLI (another process), each with its own text (so each
+   * is analysed afresh); resolves to the published review count.
+   */
+  async function importChange(reviews = 1): Promise<number> {
     imports++;
     const file = path.join(dir, `change-${imports}.json`);
-    await fs.writeFile(file, JSON.stringify([importRecord(`change-${imports}`, `Change number ${imports}: Ana fixed the drain.`)]));
+    const records = Array.from({ length: reviews }, (_, k) =>
+      importRecord(`change-${imports}-${k}`, `Change number ${imports}.${k}: Ana fixed the drain in ${k + 1} minutes.`, k),
+    );
+    await fs.writeFile(file, JSON.stringify(records));
     const r = await runCli(['import', file], env);
     expect(r.code, r.stderr).toBe(0);
-    return 12 + imports;
+    imported += reviews;
+    return 12 + imported;
   }
 
   /** Waits until every replica in `rs` serves insights over `count` reviews, and returns their bodies. */
@@ -124,12 +132,13 @@ await describePostgres('insights rendered once for three replicas', ({ freshData
   }, 180_000);
 
   it('a renderer that stops renewing its claim is replaced once the claim lapses', async () => {
-    // The holder could finish before it is stopped (the worker takes seconds, the stop milliseconds):
-    // then no takeover is needed, and the next change tries again.
+    // The holder could finish before it is stopped (a warm worker analyses one new review in
+    // milliseconds, as fast as the stop): each change brings a thousand new texts, seconds of analysis;
+    // should the holder still finish first, no takeover is needed, and the next change tries again.
     for (let attempt = 1; ; attempt++) {
       const known = new Set((await query<{ input_hash: string }>('select input_hash from render_claims')).map((r) => r.input_hash));
       const before = await Promise.all(replicas.map(outcomes));
-      const count = await importChange();
+      const count = await importChange(1000);
       const claim = await eventually('a claim on the new insights', 10_000, async () =>
         (await query<{ input_hash: string; holder: string }>('select input_hash, holder from render_claims')).find(
           (c) => !known.has(c.input_hash),
