@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createHiddenClassAnchors, type HiddenClassAnchors } from '../../src/ops/hidden-class-anchors.js';
 import { collectGarbage } from '../../src/ops/idle-memory.js';
 import { createServer } from '../../src/server.js';
+import { runModule } from '../support/child-module.js';
 
 const ANCHORS = fileURLToPath(new URL('../../src/ops/hidden-class-anchors.ts', import.meta.url));
 const IDLE_MEMORY = fileURLToPath(new URL('../../src/ops/idle-memory.ts', import.meta.url));
@@ -112,27 +111,3 @@ describe('hidden-class anchors (live objects held across memory-reducing collect
     }
   }, 60_000);
 });
-
-/**
- * Runs ES module `code` (TypeScript imports through tsx) in a child Node; its stdout and exit code.
- * Stdout goes to a file: V8's %DebugPrint writes through C's stdio, which drops what a full,
- * non-blocking pipe refuses.
- */
-async function runModule(code: string, nodeArgs: string[]): Promise<{ out: string; exit: number | null }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'rds-anchors-child-'));
-  const file = path.join(dir, 'stdout');
-  const fd = openSync(file, 'w');
-  try {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', '--input-type=module', '-e', code], {
-      stdio: ['ignore', fd, 'inherit'],
-    });
-    // Within the test's own 30 s, so a hung child fails here with its output.
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    clearTimeout(timer);
-    return { out: readFileSync(file, 'utf8'), exit };
-  } finally {
-    closeSync(fd);
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectGarbage, startIdleMemory, type IdleMemory } from '../../src/ops/idle-memory.js';
+import { runModule } from '../support/child-module.js';
 
 const SOURCE = fileURLToPath(new URL('../../src/ops/idle-memory.ts', import.meta.url));
 // The checks are called by the test; the timer never fires within it.
@@ -111,12 +111,7 @@ describe('idle memory (resident memory given back)', () => {
 
   it('a process that collected still exits on its own', async () => {
     const code = `import { collectGarbage } from ${JSON.stringify(SOURCE)}; await collectGarbage(); console.log('collected');`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const exit = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-    clearTimeout(timer);
+    const { out, exit } = await runModule(code);
     expect(out.trim()).toBe('collected');
     // Killed by the timer (null) when the loop stays alive after the session (see collectGarbage).
     expect(exit).toBe(0);
